@@ -1,0 +1,47 @@
+# Top-level build: every component has its own Makefile; this one calls them in order.
+#   make            build everything
+#   make check      install missing packages, build, run every test, print one summary line
+#   make demo       the main job: transactional Quake server + replay bots, with statistics
+#   make bench      libtm vs GCC libitm vs mutex benchmark (results/libtm-bench.csv + plot)
+#   make results    every benchmark (long)
+#   make install PREFIX=/usr/local   install libtm (library, libtm.h, pkg-config file)
+include config.mk
+
+# Order matters: libtm first (the others link against it).
+COMPONENTS := $(foreach c,libtm quakeworld-server clients httpd-memcache,$(if $(wildcard $(c)/Makefile),$(c)))
+PREFIX ?= /usr/local
+
+.PHONY: all check check-run deps demo bench results install clean $(COMPONENTS)
+
+all: $(COMPONENTS)
+
+$(COMPONENTS):
+	$(MAKE) -C $@
+
+deps:
+	@bash scripts/deps.sh
+
+check: deps
+	$(MAKE) all
+	@rm -rf $(BUILD)/test-results $(BUILD)/test-logs
+	@for c in $(COMPONENTS); do $(MAKE) -s -C $$c check-run || exit 1; done
+	@$(TEST_SUMMARY)
+
+demo: deps
+	$(MAKE) all
+	@scripts/demo
+
+bench: deps
+	$(MAKE) all
+	@scripts/libtm-bench
+
+results: deps
+	$(MAKE) all
+	@scripts/all-results
+
+install:
+	$(MAKE) -C libtm install PREFIX=$(PREFIX)
+
+clean:
+	@for c in $(COMPONENTS); do $(MAKE) -C $$c clean; done
+	rm -rf $(BUILD)

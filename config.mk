@@ -1,0 +1,26 @@
+# Settings shared by every component's Makefile (include it with: include ../config.mk).
+TOP       := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD     := $(TOP)/build
+BIN       := $(BUILD)/bin
+OBJ       := $(BUILD)/obj
+LIBDIR    := $(BUILD)/lib
+SHARED    ?= $(abspath $(TOP)/../shared)
+
+CC        := gcc
+CFLAGS    ?= -O2 -g
+WARN      := -Wall -Wextra
+CSTD      := -std=gnu11
+# Every translation unit compiled with -fgnu-tm also gets -fno-tree-loop-distribute-patterns:
+# GCC 12 otherwise turns store loops inside transactions into plain, uninstrumented memset calls.
+TM_CFLAGS := -fgnu-tm -fno-tree-loop-distribute-patterns
+
+# libtm, the project's drop-in libitm.so.1. Linking -fgnu-tm code with these flags picks libtm;
+# LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu switches a binary back to GCC's libitm for comparisons.
+LIBTM_DIR     := $(TOP)/libtm/lib
+LIBTM_INCLUDE := $(TOP)/libtm/include
+LIBTM_LDFLAGS := -L$(LIBTM_DIR) -Wl,-rpath,$(LIBTM_DIR)
+GCC_LIBITM_DIR := /usr/lib/x86_64-linux-gnu
+
+# Test harness: $(TEST_CASE) NAME -- COMMAND...   (exit 77 = skipped, with a reason on stdout)
+TEST_CASE    := $(TOP)/scripts/test-case
+TEST_SUMMARY := $(TOP)/scripts/test-summary
