@@ -1,0 +1,62 @@
+/* User commit and undo actions (_ITM_addUserCommitAction / _ITM_addUserUndoAction). Both kinds
+ * share one per-thread list; its length is part of every closed-nesting checkpoint. */
+#include "tx.h"
+#include "fatal.h"
+
+void _ITM_addUserCommitAction(itm_user_action fn, itm_transaction_id resuming_id, void *arg)
+{
+    struct tm_tx *tx = tm_current;
+    if (!tx || tx->depth == 0)
+        tm_fatal_abort("_ITM_addUserCommitAction called outside a transaction");
+    if (resuming_id != ITM_NO_TRANSACTION_ID)
+        tm_fatal_abort("_ITM_addUserCommitAction: resumingTransactionId must be "
+                       "_ITM_noTransactionId (1), got %llu", (unsigned long long)resuming_id);
+    struct tm_user_action *a = TM_LOG_PUSH(&tx->actions, struct tm_user_action);
+    a->fn = fn;
+    a->arg = arg;
+    a->on_commit = true;
+}
+
+void _ITM_addUserUndoAction(itm_user_action fn, void *arg)
+{
+    struct tm_tx *tx = tm_current;
+    if (!tx || tx->depth == 0)
+        tm_fatal_abort("_ITM_addUserUndoAction called outside a transaction");
+    struct tm_user_action *a = TM_LOG_PUSH(&tx->actions, struct tm_user_action);
+    a->fn = fn;
+    a->arg = arg;
+    a->on_commit = false;
+}
+
+/* Commit actions run in registration order, outside any transaction. They may start new
+ * transactions, which use the thread's action list: so the list is detached first. */
+void tm_actions_run_commit(struct tm_tx *tx)
+{
+    if (tx->actions.len == 0)
+        return;
+    struct tm_log list = tx->actions;
+    tx->actions = (struct tm_log){ 0 };
+    size_t n = TM_LOG_COUNT(&list, struct tm_user_action);
+    for (size_t i = 0; i < n; i++) {
+        struct tm_user_action *a = TM_LOG_AT(&list, struct tm_user_action, i);
+        if (a->on_commit)
+            a->fn(a->arg);
+    }
+    if (tx->actions.data == NULL) {
+        list.len = 0;
+        tx->actions = list; /* keep the capacity */
+    } else {
+        tm_log_release(&list);
+    }
+}
+
+/* Undo actions registered after `from` run newest first; commit actions after it are dropped. */
+void tm_actions_rollback(struct tm_tx *tx, size_t from)
+{
+    while (tx->actions.len > from) {
+        tx->actions.len -= sizeof(struct tm_user_action);
+        struct tm_user_action *a = (struct tm_user_action *)(tx->actions.data + tx->actions.len);
+        if (!a->on_commit)
+            a->fn(a->arg);
+    }
+}

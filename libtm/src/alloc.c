@@ -1,0 +1,197 @@
+/* Transactional allocation: _ITM_malloc/_ITM_calloc/_ITM_free and the transactional clones of
+ * C++ operator new/delete. Memory allocated by a transaction that rolls back is freed; frees
+ * are deferred to the outermost commit (and dropped on rollback). libstdc++ is referenced
+ * weakly: C programs do not need it. */
+#include "tx.h"
+#include "fatal.h"
+
+#include <stdlib.h>
+
+/* libstdc++'s operators (mangled names), present only in C++ programs. */
+extern void *_Znwm(size_t) __attribute__((weak));
+extern void *_Znam(size_t) __attribute__((weak));
+extern void *_ZnwmRKSt9nothrow_t(size_t, const void *) __attribute__((weak));
+extern void *_ZnamRKSt9nothrow_t(size_t, const void *) __attribute__((weak));
+extern void _ZdlPv(void *) __attribute__((weak));
+extern void _ZdaPv(void *) __attribute__((weak));
+extern void _ZdlPvm(void *, size_t) __attribute__((weak));
+extern void _ZdlPvRKSt9nothrow_t(void *, const void *) __attribute__((weak));
+extern void _ZdaPvRKSt9nothrow_t(void *, const void *) __attribute__((weak));
+extern void __cxa_free_exception(void *) __attribute__((weak));
+
+static void record(struct tm_tx *tx, void *ptr, size_t size, enum tm_alloc_kind kind)
+{
+    struct tm_alloc_record *r = TM_LOG_PUSH(&tx->allocs, struct tm_alloc_record);
+    r->ptr = ptr;
+    r->size = size;
+    r->kind = kind;
+}
+
+static struct tm_tx *in_transaction(void)
+{
+    struct tm_tx *tx = tm_current;
+    return tx && tx->depth > 0 ? tx : NULL;
+}
+
+static void release(const struct tm_alloc_record *r)
+{
+    switch (r->kind) {
+    case ALLOC_MALLOC:
+    case FREE_MALLOC: free(r->ptr); break;
+    case ALLOC_NEW:
+    case FREE_DELETE: _ZdlPv(r->ptr); break;
+    case ALLOC_NEW_ARRAY:
+    case FREE_DELETE_ARRAY: _ZdaPv(r->ptr); break;
+    case FREE_DELETE_SIZED:
+        if (_ZdlPvm)
+            _ZdlPvm(r->ptr, r->size);
+        else
+            _ZdlPv(r->ptr);
+        break;
+    case ALLOC_EXCEPTION: __cxa_free_exception(r->ptr); break;
+    }
+}
+
+static bool is_deferred_free(enum tm_alloc_kind k)
+{
+    return k == FREE_MALLOC || k == FREE_DELETE || k == FREE_DELETE_ARRAY || k == FREE_DELETE_SIZED;
+}
+
+void tm_allocs_commit(struct tm_tx *tx)
+{
+    size_t n = TM_LOG_COUNT(&tx->allocs, struct tm_alloc_record);
+    for (size_t i = 0; i < n; i++) {
+        struct tm_alloc_record *r = TM_LOG_AT(&tx->allocs, struct tm_alloc_record, i);
+        if (is_deferred_free(r->kind))
+            release(r);
+    }
+    tx->allocs.len = 0;
+}
+
+void tm_allocs_rollback(struct tm_tx *tx, size_t from)
+{
+    while (tx->allocs.len > from) {
+        tx->allocs.len -= sizeof(struct tm_alloc_record);
+        struct tm_alloc_record *r = (struct tm_alloc_record *)(tx->allocs.data + tx->allocs.len);
+        if (!is_deferred_free(r->kind))
+            release(r);
+    }
+}
+
+/* Forgets the allocation record of `ptr` (the exception object now belongs to the C++ runtime). */
+void tm_allocs_forget(struct tm_tx *tx, void *ptr)
+{
+    size_t n = TM_LOG_COUNT(&tx->allocs, struct tm_alloc_record);
+    for (size_t i = n; i-- > 0;) {
+        struct tm_alloc_record *r = TM_LOG_AT(&tx->allocs, struct tm_alloc_record, i);
+        if (r->ptr == ptr && !is_deferred_free(r->kind)) {
+            *r = *TM_LOG_AT(&tx->allocs, struct tm_alloc_record, n - 1);
+            tx->allocs.len -= sizeof *r;
+            return;
+        }
+    }
+}
+
+void tm_allocs_record(struct tm_tx *tx, void *ptr, size_t size, enum tm_alloc_kind kind)
+{
+    record(tx, ptr, size, kind);
+}
+
+/* ---- C entry points (GCC replaces malloc/calloc/free inside transactions with these) ---- */
+
+void *_ITM_malloc(size_t size)
+{
+    void *p = malloc(size);
+    struct tm_tx *tx = in_transaction();
+    if (p && tx)
+        record(tx, p, size, ALLOC_MALLOC);
+    return p;
+}
+
+void *_ITM_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    struct tm_tx *tx = in_transaction();
+    if (p && tx)
+        record(tx, p, n * size, ALLOC_MALLOC);
+    return p;
+}
+
+void _ITM_free(void *ptr)
+{
+    if (!ptr)
+        return;
+    struct tm_tx *tx = in_transaction();
+    if (tx)
+        record(tx, ptr, 0, FREE_MALLOC);
+    else
+        free(ptr);
+}
+
+void _ITM_dropReferences(const void *addr, size_t len)
+{
+    (void)addr;
+    (void)len;
+    /* As GCC's runtime: the Intel ABI's semantics cannot be honoured with in-place writes. */
+    tm_fatal("_ITM_dropReferences is not supported");
+}
+
+/* ---- C++ operator new/delete clones ---------------------------------------------------- */
+
+static void *new_with(void *(*op)(size_t), size_t size, enum tm_alloc_kind kind, const char *name)
+{
+    if (!op)
+        tm_fatal("%s called but libstdc++ is not loaded", name);
+    void *p = op(size);
+    struct tm_tx *tx = in_transaction();
+    if (tx)
+        record(tx, p, size, kind);
+    return p;
+}
+
+static void *new_nothrow_with(void *(*op)(size_t, const void *), size_t size, const void *nt,
+                              enum tm_alloc_kind kind, const char *name)
+{
+    if (!op)
+        tm_fatal("%s called but libstdc++ is not loaded", name);
+    void *p = op(size, nt);
+    struct tm_tx *tx = in_transaction();
+    if (p && tx)
+        record(tx, p, size, kind);
+    return p;
+}
+
+static void delete_later(void *ptr, size_t size, enum tm_alloc_kind kind)
+{
+    if (!ptr)
+        return;
+    struct tm_tx *tx = in_transaction();
+    if (tx) {
+        record(tx, ptr, size, kind);
+        return;
+    }
+    struct tm_alloc_record r = { ptr, size, kind };
+    release(&r);
+}
+
+void *_ZGTtnwm(size_t size) { return new_with(_Znwm, size, ALLOC_NEW, "operator new"); }
+void *_ZGTtnam(size_t size) { return new_with(_Znam, size, ALLOC_NEW_ARRAY, "operator new[]"); }
+void *_ZGTtnwmRKSt9nothrow_t(size_t size, const void *nt)
+{
+    return new_nothrow_with(_ZnwmRKSt9nothrow_t, size, nt, ALLOC_NEW, "operator new(nothrow)");
+}
+void *_ZGTtnamRKSt9nothrow_t(size_t size, const void *nt)
+{
+    return new_nothrow_with(_ZnamRKSt9nothrow_t, size, nt, ALLOC_NEW_ARRAY,
+                            "operator new[](nothrow)");
+}
+void _ZGTtdlPv(void *ptr) { delete_later(ptr, 0, FREE_DELETE); }
+void _ZGTtdaPv(void *ptr) { delete_later(ptr, 0, FREE_DELETE_ARRAY); }
+void _ZGTtdlPvRKSt9nothrow_t(void *ptr, const void *nt) { (void)nt; delete_later(ptr, 0, FREE_DELETE); }
+void _ZGTtdaPvRKSt9nothrow_t(void *ptr, const void *nt) { (void)nt; delete_later(ptr, 0, FREE_DELETE_ARRAY); }
+void _ZGTtdlPvm(void *ptr, size_t size) { delete_later(ptr, size, FREE_DELETE_SIZED); }
+void _ZGTtdlPvmRKSt9nothrow_t(void *ptr, size_t size, const void *nt)
+{
+    (void)nt;
+    delete_later(ptr, size, FREE_DELETE_SIZED);
+}

@@ -1,0 +1,45 @@
+/* Generator of the load/store/log barriers of one type: every family (R, RaR, RaW, RfW, W, WaR,
+ * WaW, L) for every type comes from this one definition. The modifiers are hints that the
+ * algorithms do not need, so all loads share one path and all stores another. */
+#ifndef LIBTM_BARRIERS_H
+#define LIBTM_BARRIERS_H
+
+#include "tx.h"
+
+/* Outside a transaction (tm_current unset) barriers access memory directly. */
+#define TM_LOAD_BODY(T, p)                                                                   \
+    do {                                                                                     \
+        struct tm_tx *tx_ = tm_current;                                                      \
+        T v_;                                                                                \
+        if (unlikely(!tx_))                                                                  \
+            return *(p);                                                                     \
+        tx_->algo->read(tx_, (p), &v_, sizeof(T));                                           \
+        return v_;                                                                           \
+    } while (0)
+
+#define TM_STORE_BODY(T, p, v)                                                               \
+    do {                                                                                     \
+        struct tm_tx *tx_ = tm_current;                                                      \
+        if (unlikely(!tx_)) {                                                                \
+            *(p) = (v);                                                                      \
+            return;                                                                          \
+        }                                                                                    \
+        tx_->algo->write(tx_, (p), &(v), sizeof(T));                                         \
+    } while (0)
+
+#define TM_DEFINE_BARRIERS(N, T)                                                             \
+    T _ITM_R##N(const T *p) { TM_LOAD_BODY(T, p); }                                          \
+    T _ITM_RaR##N(const T *p) { TM_LOAD_BODY(T, p); }                                        \
+    T _ITM_RaW##N(const T *p) { TM_LOAD_BODY(T, p); }                                        \
+    T _ITM_RfW##N(const T *p) { TM_LOAD_BODY(T, p); }                                        \
+    void _ITM_W##N(T *p, T v) { TM_STORE_BODY(T, p, v); }                                    \
+    void _ITM_WaR##N(T *p, T v) { TM_STORE_BODY(T, p, v); }                                  \
+    void _ITM_WaW##N(T *p, T v) { TM_STORE_BODY(T, p, v); }                                  \
+    void _ITM_L##N(const T *p)                                                               \
+    {                                                                                        \
+        struct tm_tx *tx_ = tm_current;                                                      \
+        if (tx_ && tx_->depth)                                                               \
+            tm_undo_record(tx_, p, sizeof(T));                                               \
+    }
+
+#endif

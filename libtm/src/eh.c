@@ -1,0 +1,98 @@
+/* C++ exceptions in transactions (GCC >= 6 scheme, docs/itm-abi.md §14). An exception object
+ * allocated in a transaction is freed if the transaction rolls back before throwing it;
+ * handlers entered in the transaction are ended on rollback; the count of uncaught exceptions
+ * is restored. libsupc++ is referenced weakly. */
+#include "tx.h"
+#include "fatal.h"
+
+#include <stddef.h>
+
+extern void *__cxa_allocate_exception(size_t) __attribute__((weak));
+extern void __cxa_free_exception(void *) __attribute__((weak));
+extern void __cxa_throw(void *, void *, void (*)(void *)) __attribute__((weak, noreturn));
+extern void *__cxa_begin_catch(void *) __attribute__((weak));
+extern void __cxa_end_catch(void) __attribute__((weak));
+extern void __cxa_tm_cleanup(void *, void *, unsigned int) __attribute__((weak));
+extern void *__cxa_get_globals(void) __attribute__((weak));
+extern void _Unwind_DeleteException(void *) __attribute__((weak));
+
+/* libsupc++'s __cxa_eh_globals: { caughtExceptions pointer; unsigned uncaughtExceptions; } */
+static unsigned *uncaught_counter(void)
+{
+    if (!__cxa_get_globals)
+        return NULL;
+    char *globals = __cxa_get_globals();
+    return globals ? (unsigned *)(globals + sizeof(void *)) : NULL;
+}
+
+uint32_t tm_eh_uncaught_count(void)
+{
+    unsigned *c = uncaught_counter();
+    return c ? *c : 0;
+}
+
+void tm_eh_begin(struct tm_tx *tx)
+{
+    tx->cxa_catch_count = 0;
+    tx->cxa_uncaught_saved = tm_eh_uncaught_count();
+}
+
+void tm_eh_rollback(struct tm_tx *tx, const struct tm_checkpoint *cp)
+{
+    uint32_t keep = cp ? cp->cxa_catch_count : 0;
+    if (tx->cxa_catch_count > keep && __cxa_tm_cleanup)
+        __cxa_tm_cleanup(NULL, NULL, tx->cxa_catch_count - keep);
+    tx->cxa_catch_count = keep;
+    unsigned *c = uncaught_counter();
+    if (c)
+        *c = cp ? cp->cxa_uncaught : tx->cxa_uncaught_saved;
+}
+
+void tm_eh_discard_exception(void *exception)
+{
+    if (exception && _Unwind_DeleteException)
+        _Unwind_DeleteException(exception);
+}
+
+void *_ITM_cxa_allocate_exception(size_t size)
+{
+    if (!__cxa_allocate_exception)
+        tm_fatal("_ITM_cxa_allocate_exception called but libstdc++ is not loaded");
+    void *e = __cxa_allocate_exception(size);
+    struct tm_tx *tx = tm_current;
+    if (tx && tx->depth > 0)
+        tm_allocs_record(tx, e, size, ALLOC_EXCEPTION);
+    return e;
+}
+
+void _ITM_cxa_free_exception(void *e)
+{
+    struct tm_tx *tx = tm_current;
+    if (tx && tx->depth > 0)
+        tm_allocs_forget(tx, e);
+    __cxa_free_exception(e);
+}
+
+void _ITM_cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
+{
+    struct tm_tx *tx = tm_current;
+    if (tx && tx->depth > 0)
+        tm_allocs_forget(tx, obj); /* the C++ runtime owns it now */
+    __cxa_throw(obj, tinfo, dest);
+}
+
+void *_ITM_cxa_begin_catch(void *exc)
+{
+    struct tm_tx *tx = tm_current;
+    if (tx && tx->depth > 0)
+        tx->cxa_catch_count++;
+    return __cxa_begin_catch(exc);
+}
+
+void _ITM_cxa_end_catch(void)
+{
+    struct tm_tx *tx = tm_current;
+    if (tx && tx->depth > 0 && tx->cxa_catch_count > 0)
+        tx->cxa_catch_count--;
+    __cxa_end_catch();
+}

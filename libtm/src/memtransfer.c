@@ -1,0 +1,88 @@
+/* _ITM_memcpy / _ITM_memmove (15 source/destination combinations each) and _ITM_memset.
+ * Rn/Wn sides are accessed directly, Rt/Wt sides through the algorithm; large ranges go
+ * through a small buffer chunk by chunk, in the direction memmove needs. The 15 names per
+ * function come from one list. */
+#include "tx.h"
+
+#include <string.h>
+
+#define CHUNK 512
+
+static void transfer(void *dst, const void *src, size_t n, bool src_tm, bool dst_tm)
+{
+    struct tm_tx *tx = tm_current;
+    if (n == 0)
+        return;
+    if (!tx || tx->depth == 0 || tx->state == TX_IRREVOCABLE || (!src_tm && !dst_tm)) {
+        memmove(dst, src, n);
+        return;
+    }
+    if (!dst_tm) {
+        /* Reading straight into a private destination: no buffer needed unless they overlap. */
+        if ((uintptr_t)dst + n <= (uintptr_t)src || (uintptr_t)src + n <= (uintptr_t)dst) {
+            tx->algo->read(tx, src, dst, n);
+            return;
+        }
+    }
+    if (!src_tm && ((uintptr_t)dst + n <= (uintptr_t)src || (uintptr_t)src + n <= (uintptr_t)dst)) {
+        tx->algo->write(tx, dst, src, n);
+        return;
+    }
+    uint8_t buf[CHUNK];
+    bool backwards = (uintptr_t)dst > (uintptr_t)src;
+    size_t done = 0;
+    while (done < n) {
+        size_t len = n - done < CHUNK ? n - done : CHUNK;
+        size_t off = backwards ? n - done - len : done;
+        const uint8_t *s = (const uint8_t *)src + off;
+        uint8_t *d = (uint8_t *)dst + off;
+        if (src_tm)
+            tx->algo->read(tx, s, buf, len);
+        else
+            memcpy(buf, s, len);
+        if (dst_tm)
+            tx->algo->write(tx, d, buf, len);
+        else
+            memcpy(d, buf, len);
+        done += len;
+    }
+}
+
+/* name suffix, source transactional?, destination transactional? */
+#define TM_TRANSFER_KINDS(X)                                                                 \
+    X(RnWt, 0, 1) X(RnWtaR, 0, 1) X(RnWtaW, 0, 1)                                            \
+    X(RtWn, 1, 0) X(RtWt, 1, 1) X(RtWtaR, 1, 1) X(RtWtaW, 1, 1)                              \
+    X(RtaRWn, 1, 0) X(RtaRWt, 1, 1) X(RtaRWtaR, 1, 1) X(RtaRWtaW, 1, 1)                      \
+    X(RtaWWn, 1, 0) X(RtaWWt, 1, 1) X(RtaWWtaR, 1, 1) X(RtaWWtaW, 1, 1)
+
+#define TM_DEFINE_TRANSFER(SUFFIX, SRC_TM, DST_TM)                                           \
+    void _ITM_memcpy##SUFFIX(void *dst, const void *src, size_t n)                           \
+    {                                                                                        \
+        transfer(dst, src, n, SRC_TM, DST_TM);                                               \
+    }                                                                                        \
+    void _ITM_memmove##SUFFIX(void *dst, const void *src, size_t n)                          \
+    {                                                                                        \
+        transfer(dst, src, n, SRC_TM, DST_TM);                                               \
+    }
+
+TM_TRANSFER_KINDS(TM_DEFINE_TRANSFER)
+
+static void set(void *dst, int c, size_t n)
+{
+    struct tm_tx *tx = tm_current;
+    if (!tx || tx->depth == 0 || tx->state == TX_IRREVOCABLE) {
+        memset(dst, c, n);
+        return;
+    }
+    uint8_t buf[CHUNK];
+    memset(buf, c, n < CHUNK ? n : CHUNK);
+    for (size_t done = 0; done < n;) {
+        size_t len = n - done < CHUNK ? n - done : CHUNK;
+        tx->algo->write(tx, (uint8_t *)dst + done, buf, len);
+        done += len;
+    }
+}
+
+void _ITM_memsetW(void *dst, int c, size_t n) { set(dst, c, n); }
+void _ITM_memsetWaR(void *dst, int c, size_t n) { set(dst, c, n); }
+void _ITM_memsetWaW(void *dst, int c, size_t n) { set(dst, c, n); }

@@ -1,0 +1,35 @@
+/* Statistics per thread and per atomic block (the return address of the begin call).
+ * Collected only when LIBTM_STATS is set; the process totals are always counted. */
+#ifndef LIBTM_STATS_H
+#define LIBTM_STATS_H
+
+#include "tx.h"
+
+struct tm_block_stats {
+    void *site;
+    uint64_t commits, aborts[ABORT_REASON_COUNT], nested_aborts;
+    uint64_t irrevocable, serial;
+    uint64_t read_min, read_max, read_total;
+    uint64_t write_min, write_max, write_total;
+    uint64_t cycles;
+    unsigned max_depth;
+};
+
+struct tm_thread_stats {
+    struct tm_block_stats *blocks; /* open addressing by site */
+    size_t capacity, used;
+    /* totals, kept even when per-block statistics are off */
+    uint64_t commits, aborts[ABORT_REASON_COUNT], irrevocable, serial;
+};
+
+extern bool tm_stats_enabled;
+extern const char *const tm_abort_reason_names[ABORT_REASON_COUNT];
+
+void tm_stats_thread_start(struct tm_tx *tx);
+void tm_stats_thread_exit(struct tm_tx *tx);
+void tm_stats_commit(struct tm_tx *tx);
+void tm_stats_abort(struct tm_tx *tx, enum tm_abort_reason reason);
+void tm_stats_nested_abort(struct tm_tx *tx);
+void tm_stats_init(void);
+
+#endif

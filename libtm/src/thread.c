@@ -1,0 +1,122 @@
+/* Thread descriptors: created at a thread's first transaction, registered in a global list
+ * that other threads scan (serial lock, quiescence), and recycled when the thread exits.
+ * Descriptors are never freed, so a scanner can walk the list without a lock. */
+#include "tx.h"
+#include "fatal.h"
+#include "stats.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+__thread struct tm_tx *tm_current;
+
+static _Atomic(struct tm_tx *) all_descriptors;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+static _Atomic unsigned thread_count;
+static unsigned next_index;
+
+struct tm_tx *tm_all_descriptors(void)
+{
+    return atomic_load_explicit(&all_descriptors, memory_order_acquire);
+}
+
+unsigned tm_thread_count(void)
+{
+    return atomic_load_explicit(&thread_count, memory_order_relaxed);
+}
+
+static void thread_exit(void *arg)
+{
+    struct tm_tx *tx = arg;
+    if (tx->depth > 0)
+        tm_fatal_abort("a thread exited inside a transaction (pthread_exit or a thread "
+                       "cancellation from transactional code); the transaction cannot finish");
+    tm_stats_thread_exit(tx);
+    tm_current = NULL;
+    atomic_fetch_sub_explicit(&thread_count, 1, memory_order_relaxed);
+    /* Keep the logs' memory: the next thread that takes this descriptor reuses it. */
+    atomic_store_explicit(&tx->in_use, false, memory_order_release);
+}
+
+static void fork_prepare(void) { pthread_mutex_lock(&registry_lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&registry_lock); }
+
+/* In the child only the forking thread exists: every other descriptor is free again. */
+static void fork_child(void)
+{
+    pthread_mutex_init(&registry_lock, NULL);
+    unsigned n = 0;
+    for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
+        if (d != tm_current) {
+            atomic_store(&d->in_use, false);
+            atomic_store(&d->reader, 0);
+            atomic_store(&d->published, TM_INACTIVE);
+        } else if (atomic_load(&d->in_use)) {
+            n++;
+        }
+    }
+    atomic_store(&thread_count, n);
+    tm_serial_lock_after_fork();
+}
+
+static void make_exit_key(void)
+{
+    if (pthread_key_create(&exit_key, thread_exit) != 0)
+        tm_fatal("cannot create the thread-exit key");
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    tm_config_init();
+}
+
+/* Ids come from a global counter in blocks, so threads rarely touch it. */
+static _Atomic uint64_t next_id_block = 2;
+#define ID_BLOCK 65536
+
+uint64_t tm_next_id(struct tm_tx *tx)
+{
+    if (tx->id_block_end == 0 || tx->id + 1 >= tx->id_block_end) {
+        uint64_t start = atomic_fetch_add(&next_id_block, ID_BLOCK);
+        tx->id = start;
+        tx->id_block_end = start + ID_BLOCK;
+        return tx->id;
+    }
+    return ++tx->id;
+}
+
+struct tm_tx *tm_tx_create(void)
+{
+    pthread_once(&exit_key_once, make_exit_key);
+    struct tm_tx *tx = NULL;
+    pthread_mutex_lock(&registry_lock);
+    for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
+        if (!atomic_load_explicit(&d->in_use, memory_order_acquire)) {
+            tx = d;
+            break;
+        }
+    }
+    if (!tx) {
+        if (posix_memalign((void **)&tx, TM_CACHELINE, sizeof *tx) != 0)
+            tm_fatal("out of memory creating a thread descriptor");
+        memset(tx, 0, sizeof *tx);
+        tx->thread_index = next_index++;
+        atomic_store(&tx->published, TM_INACTIVE);
+        atomic_store(&tx->in_use, true);
+        tx->next_all = tm_all_descriptors();
+        atomic_store_explicit(&all_descriptors, tx, memory_order_release);
+    } else {
+        atomic_store(&tx->in_use, true);
+    }
+    pthread_mutex_unlock(&registry_lock);
+    tx->state = TX_INACTIVE;
+    tx->depth = 0;
+    tx->id = 0;
+    tx->id_block_end = 0;
+    tx->rng = (uint64_t)(uintptr_t)tx * 0x9E3779B97F4A7C15ull ^ tm_cycles();
+    atomic_fetch_add_explicit(&thread_count, 1, memory_order_relaxed);
+    tm_current = tx;
+    pthread_setspecific(exit_key, tx);
+    tm_stats_thread_start(tx);
+    return tx;
+}

@@ -1,0 +1,326 @@
+/* Beginning, committing, cancelling and restarting transactions; nesting; irrevocability.
+ * docs/itm-abi.md §4-§7 is the contract. */
+#include "tx.h"
+#include "events.h"
+#include "adapt.h"
+#include "contention.h"
+#include "fatal.h"
+
+#include <string.h>
+
+/* ---- starting the outermost transaction ------------------------------------------------ */
+
+static void enter_exclusive(struct tm_tx *tx, bool irrevocable)
+{
+    tm_serial_write_lock(tx);
+    tx->serial_hold = HOLD_WRITE;
+    tx->state = irrevocable ? TX_IRREVOCABLE : TX_SERIAL;
+    tx->algo = irrevocable ? &tm_algo_irrevocable : &tm_algo_serial;
+}
+
+/* Chooses how the outermost transaction runs and returns the code path to take. */
+static uint32_t start_outermost(struct tm_tx *tx)
+{
+    uint32_t props = tx->outer_props;
+    bool cancellable = !(props & pr_hasNoAbort);
+    bool must_be_irrevocable = !(props & pr_instrumentedCode) || (props & pr_doesGoIrrevocable);
+
+    tm_event_begin(tx);
+    if (must_be_irrevocable) {
+        enter_exclusive(tx, true);
+    } else if (tx->go_serial || tm_config.serial_only || tm_adapt_prefers_serial(tx)) {
+        /* A transaction that may cancel keeps its undo log even when it runs alone. */
+        enter_exclusive(tx, !cancellable);
+    } else {
+        tm_serial_read_lock(tx);
+        tx->serial_hold = HOLD_READ;
+        tx->state = TX_SPECULATIVE;
+        tx->algo = tm_config.algo;
+        tx->algo->begin(tx);
+        return a_runInstrumentedCode | a_saveLiveVariables;
+    }
+    if (tx->state == TX_IRREVOCABLE)
+        return (props & pr_uninstrumentedCode) ? a_runUninstrumentedCode : a_runInstrumentedCode;
+    return a_runInstrumentedCode | a_saveLiveVariables;
+}
+
+static void release_serial_lock(struct tm_tx *tx)
+{
+    if (tx->serial_hold == HOLD_READ)
+        tm_serial_read_unlock(tx);
+    else if (tx->serial_hold == HOLD_WRITE)
+        tm_serial_write_unlock(tx);
+    tx->serial_hold = HOLD_NONE;
+}
+
+static void signal_end(struct tm_tx *tx)
+{
+    atomic_fetch_add_explicit(&tx->end_seq, 1, memory_order_release);
+    if (atomic_load_explicit(&tx->end_waiters, memory_order_relaxed))
+        tm_futex_wake(&tx->end_seq);
+}
+
+/* ---- nesting -------------------------------------------------------------------------- */
+
+static struct tm_checkpoint *top_checkpoint(struct tm_tx *tx)
+{
+    size_t n = TM_LOG_COUNT(&tx->checkpoints, struct tm_checkpoint);
+    return n ? TM_LOG_AT(&tx->checkpoints, struct tm_checkpoint, n - 1) : NULL;
+}
+
+static uint32_t begin_nested(struct tm_tx *tx, uint32_t props, const struct tm_jmpbuf *jb)
+{
+    if (props & pr_hasNoAbort) {
+        /* Flat nesting: the inner transaction cannot cancel, so it simply joins the outer. */
+        tx->depth++;
+        if (tx->depth > tx->max_depth)
+            tx->max_depth = tx->depth;
+        if ((!(props & pr_instrumentedCode) || (props & pr_doesGoIrrevocable)) &&
+            tx->state != TX_IRREVOCABLE)
+            tm_go_irrevocable(tx);
+        if (tx->state == TX_IRREVOCABLE && (props & pr_uninstrumentedCode))
+            return a_runUninstrumentedCode;
+        return a_runInstrumentedCode;
+    }
+    /* Closed nesting: remember where an inner cancel returns to. */
+    struct tm_checkpoint *cp = TM_LOG_PUSH(&tx->checkpoints, struct tm_checkpoint);
+    cp->jb = *jb;
+    cp->undo_len = tx->undo_log.len;
+    cp->actions_len = tx->actions.len;
+    cp->allocs_len = tx->allocs.len;
+    cp->id = tx->id;
+    cp->props = tx->props;
+    cp->depth = tx->depth;
+    cp->algo = tx->algo;
+    cp->state = tx->state;
+    cp->cxa_catch_count = tx->cxa_catch_count;
+    cp->cxa_uncaught = tm_eh_uncaught_count();
+    tx->depth++;
+    if (tx->depth > tx->max_depth)
+        tx->max_depth = tx->depth;
+    tx->id = tm_next_id(tx);
+    tx->props = props;
+    if (tx->state == TX_IRREVOCABLE) {
+        /* Still alone, but the inner part must be undo-logged so that it can cancel. */
+        tx->state = TX_SERIAL;
+        tx->algo = &tm_algo_serial;
+    }
+    return a_runInstrumentedCode | a_saveLiveVariables;
+}
+
+static void commit_nested(struct tm_tx *tx)
+{
+    struct tm_checkpoint *cp = top_checkpoint(tx);
+    if (cp && cp->depth == tx->depth - 1) {
+        tx->id = cp->id;
+        tx->props = cp->props;
+        if (cp->state == TX_IRREVOCABLE && tx->state == TX_SERIAL) {
+            /* Back in an irrevocable outer transaction: the inner's undo log is useless. */
+            tx->undo_log.len = cp->undo_len;
+            tx->state = TX_IRREVOCABLE;
+            tx->algo = &tm_algo_irrevocable;
+        }
+        tx->checkpoints.len -= sizeof *cp;
+    }
+    tx->depth--;
+}
+
+/* ---- begin (called by the assembly stub) ---------------------------------------------- */
+
+uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
+    __attribute__((visibility("hidden")));
+
+uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
+{
+    struct tm_tx *tx = tm_self();
+    if (unlikely(props & pr_undoLogCode))
+        tm_fatal("transaction compiled with pr_undoLogCode, which no runtime supports");
+    if (tx->depth > 0)
+        return begin_nested(tx, props, jb);
+    tx->jb = *jb;
+    tx->props = tx->outer_props = props;
+    tx->site = jb->rip;
+    tx->restarts = 0;
+    tx->go_serial = false;
+    tx->depth = 1;
+    tx->max_depth = 1;
+    tx->id = tm_next_id(tx);
+    tm_eh_begin(tx);
+    return start_outermost(tx);
+}
+
+/* ---- rollback, restart, cancel --------------------------------------------------------- */
+
+/* Undoes everything the outermost transaction did and leaves the serial lock. */
+static void rollback_all(struct tm_tx *tx)
+{
+    tm_undo_restore(tx, 0, tx->jb.cfa);
+    tx->algo->rollback(tx);
+    release_serial_lock(tx);
+    tm_actions_rollback(tx, 0);
+    tm_allocs_rollback(tx, 0);
+    tm_eh_rollback(tx, NULL);
+    tx->checkpoints.len = 0;
+    signal_end(tx);
+}
+
+void tm_restart(struct tm_tx *tx, enum tm_abort_reason reason)
+{
+    rollback_all(tx);
+    tx->restarts++;
+    tm_event_abort(tx, reason);
+    if (reason == ABORT_GO_SERIAL || tx->restarts >= tm_config.retries)
+        tx->go_serial = true; /* the progress guarantee */
+    else
+        tm_cm_before_restart(tx);
+    tx->depth = 1;
+    tx->props = tx->outer_props;
+    uint32_t action = start_outermost(tx);
+    tm_longjmp(&tx->jb, (action & (a_runInstrumentedCode | a_runUninstrumentedCode)) |
+                            a_restoreLiveVariables);
+}
+
+void _ITM_abortTransaction(uint32_t reason)
+{
+    struct tm_tx *tx = tm_current;
+    if (!tx || tx->depth == 0)
+        tm_fatal_abort("_ITM_abortTransaction (__transaction_cancel) called outside a transaction");
+    if (reason != userAbort && reason != (userAbort | outerAbort))
+        tm_fatal_abort("_ITM_abortTransaction called with reason %u; only 1 (cancel) and 17 "
+                       "(cancel [[outer]]) exist", reason);
+    struct tm_checkpoint *cp = top_checkpoint(tx);
+    enum tm_state outermost_state =
+        tx->checkpoints.len ? TM_LOG_AT(&tx->checkpoints, struct tm_checkpoint, 0)->state
+                            : tx->state;
+    if (tx->state == TX_IRREVOCABLE ||
+        ((reason & outerAbort) && outermost_state == TX_IRREVOCABLE))
+        tm_fatal_abort("__transaction_cancel in an irrevocable transaction (it already ran "
+                       "unsafe code or called _ITM_changeTransactionMode); it cannot roll back");
+
+    if (!(reason & outerAbort) && cp) {
+        /* Closed nesting: roll back only the innermost cancellable transaction. */
+        struct tm_checkpoint saved = *cp;
+        tx->checkpoints.len -= sizeof *cp;
+        tm_undo_restore(tx, saved.undo_len, saved.jb.cfa);
+        tm_actions_rollback(tx, saved.actions_len);
+        tm_allocs_rollback(tx, saved.allocs_len);
+        tm_eh_rollback(tx, &saved);
+        tx->id = saved.id;
+        tx->props = saved.props;
+        tx->depth = saved.depth;
+        tx->algo = saved.algo;
+        tx->state = saved.state;
+        tm_event_nested_abort(tx);
+        tm_longjmp(&saved.jb, a_abortTransaction | a_restoreLiveVariables);
+    }
+    struct tm_jmpbuf jb = tx->jb;
+    rollback_all(tx);
+    tx->depth = 0;
+    tx->state = TX_INACTIVE;
+    tm_event_abort(tx, ABORT_USER);
+    tm_longjmp(&jb, a_abortTransaction | a_restoreLiveVariables);
+}
+
+/* ---- commit ---------------------------------------------------------------------------- */
+
+/* Runs after the outermost commit, outside the transaction: they may start new ones. */
+static void after_commit(struct tm_tx *tx)
+{
+    tm_actions_run_commit(tx);
+    tm_allocs_commit(tx);
+}
+
+static bool commit_outermost(struct tm_tx *tx)
+{
+    if (!tx->algo->commit(tx))
+        return false;
+    uint64_t quiesce_time = tx->commit_time;
+    release_serial_lock(tx);
+    tx->undo_log.len = 0;
+    tx->checkpoints.len = 0;
+    tm_event_commit(tx); /* still knows how the transaction ran */
+    tx->depth = 0;
+    tx->state = TX_INACTIVE;
+    signal_end(tx);
+    if (quiesce_time)
+        tm_quiesce(tx, quiesce_time);
+    after_commit(tx);
+    return true;
+}
+
+void _ITM_commitTransaction(void)
+{
+    struct tm_tx *tx = tm_current;
+    if (unlikely(!tx || tx->depth == 0))
+        tm_fatal_abort("_ITM_commitTransaction called outside a transaction");
+    if (tx->depth > 1) {
+        commit_nested(tx);
+        return;
+    }
+    if (!commit_outermost(tx))
+        tm_restart(tx, ABORT_VALIDATE);
+}
+
+/* An exception leaves the transaction: it commits. If it cannot, the exception in flight is
+ * dropped because the re-executed transaction throws its own. */
+void _ITM_commitTransactionEH(void *exception)
+{
+    struct tm_tx *tx = tm_current;
+    if (unlikely(!tx || tx->depth == 0))
+        tm_fatal_abort("_ITM_commitTransactionEH called outside a transaction");
+    if (tx->depth > 1) {
+        commit_nested(tx);
+        return;
+    }
+    if (!commit_outermost(tx)) {
+        tm_eh_discard_exception(exception);
+        tm_restart(tx, ABORT_EXCEPTION);
+    }
+}
+
+/* ---- irrevocability -------------------------------------------------------------------- */
+
+static void mark_irrevocable(struct tm_tx *tx)
+{
+    tx->state = TX_IRREVOCABLE;
+    tx->algo = &tm_algo_irrevocable;
+    tx->undo_log.len = 0;
+    /* Nothing can roll back any more: inner commits must not return to a revocable mode. */
+    size_t n = TM_LOG_COUNT(&tx->checkpoints, struct tm_checkpoint);
+    for (size_t i = 0; i < n; i++) {
+        struct tm_checkpoint *cp = TM_LOG_AT(&tx->checkpoints, struct tm_checkpoint, i);
+        cp->state = TX_IRREVOCABLE;
+        cp->algo = &tm_algo_irrevocable;
+        cp->undo_len = 0;
+    }
+}
+
+void tm_go_irrevocable(struct tm_tx *tx)
+{
+    if (tx->state == TX_IRREVOCABLE)
+        return;
+    if (tx->state == TX_SERIAL) {
+        mark_irrevocable(tx);
+        return;
+    }
+    /* Speculative: become the serial lock's writer, then make sure what we read still holds. */
+    if (!tm_serial_try_upgrade(tx))
+        tm_restart(tx, ABORT_GO_SERIAL);
+    tx->serial_hold = HOLD_WRITE;
+    if (!tx->algo->validate(tx))
+        tm_restart(tx, ABORT_GO_SERIAL);
+    tx->algo->commit(tx); /* alone now: publishes the writes done so far, cannot fail */
+    atomic_store_explicit(&tx->published, TM_INACTIVE, memory_order_release);
+    mark_irrevocable(tx);
+}
+
+void _ITM_changeTransactionMode(int mode)
+{
+    struct tm_tx *tx = tm_current;
+    if (!tx || tx->depth == 0)
+        tm_fatal_abort("_ITM_changeTransactionMode called outside a transaction");
+    if (mode != 0)
+        tm_fatal_abort("_ITM_changeTransactionMode: unknown mode %d (only modeSerialIrrevocable, 0)",
+                       mode);
+    tm_go_irrevocable(tx);
+}

@@ -1,0 +1,57 @@
+/* The undo log: old bytes of every location written in place, restored newest first on
+ * rollback. Entry layout: [data, padded to 8 bytes][address][length], so the log can be
+ * walked backwards from its end. */
+#include "tx.h"
+
+#include <string.h>
+
+struct undo_trailer {
+    void *addr;
+    size_t len;
+};
+
+static inline size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+void tm_undo_record(struct tm_tx *tx, const void *addr, size_t len)
+{
+    size_t padded = pad8(len);
+    uint8_t *entry = tm_log_append(&tx->undo_log, padded + sizeof(struct undo_trailer));
+    memcpy(entry, addr, len);
+    struct undo_trailer *t = (struct undo_trailer *)(entry + padded);
+    t->addr = (void *)addr;
+    t->len = len;
+}
+
+/* Copies back the parts of [dst, dst+len) that lie outside the dead stack window [lo, hi). */
+static void restore_outside(uint8_t *dst, const uint8_t *src, size_t len,
+                            uintptr_t lo, uintptr_t hi)
+{
+    uintptr_t a = (uintptr_t)dst, b = a + len;
+    if (b <= lo || a >= hi) {
+        memcpy(dst, src, len);
+        return;
+    }
+    if (a < lo)
+        memcpy(dst, src, lo - a);
+    if (b > hi)
+        memcpy((uint8_t *)hi, src + (hi - a), b - hi);
+}
+
+/* Restores entries newer than `from`. The stack rule (docs/itm-abi.md §11): bytes between this
+ * function's frame (minus a margin) and the CFA of the begin we return to belong to frames that
+ * are dead after the jump and overlap the stack we are running on, so they are not restored. */
+void tm_undo_restore(struct tm_tx *tx, size_t from, const void *cfa)
+{
+    uintptr_t lo = (uintptr_t)__builtin_frame_address(0) - 256;
+    uintptr_t hi = (uintptr_t)cfa;
+    uint8_t *base = tx->undo_log.data;
+    size_t pos = tx->undo_log.len;
+    while (pos > from) {
+        struct undo_trailer *t = (struct undo_trailer *)(base + pos - sizeof *t);
+        size_t padded = pad8(t->len);
+        uint8_t *data = (uint8_t *)t - padded;
+        restore_outside(t->addr, data, t->len, lo, hi);
+        pos = (size_t)(data - base);
+    }
+    tx->undo_log.len = from;
+}
