@@ -10,7 +10,6 @@
 
 enum phase { PROBE_SPECULATIVE, PROBE_SERIAL, HOLD };
 
-#define BATCH 32
 #define PROBE_NS (20 * 1000 * 1000LL)
 #define HOLD_NS (300 * 1000 * 1000LL)
 #define SERIAL_ADVANTAGE 1.05 /* serial must win by this factor to be chosen */
@@ -25,7 +24,7 @@ static struct {
     double rate_speculative;
 } tuner = { .phase = HOLD };
 
-static __thread unsigned batched;
+__thread unsigned tm_adapt_batched;
 
 static int64_t now_ns(void)
 {
@@ -34,13 +33,8 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-bool tm_adapt_prefers_serial(struct tm_tx *tx)
+bool tm_adapt_tuned_serial(void)
 {
-    (void)tx;
-    if (tm_config.forced)
-        return false;
-    if (tm_thread_count() <= 1)
-        return true;
     return atomic_load_explicit(&tuner.serial, memory_order_relaxed);
 }
 
@@ -78,13 +72,11 @@ static void next_phase(int64_t now)
     }
 }
 
-void tm_adapt_commit(struct tm_tx *tx)
+void tm_adapt_count(struct tm_tx *tx)
 {
     (void)tx;
-    if (tm_config.forced || ++batched < BATCH)
-        return;
-    atomic_fetch_add_explicit(&tuner.commits, batched, memory_order_relaxed);
-    batched = 0;
+    atomic_fetch_add_explicit(&tuner.commits, tm_adapt_batched, memory_order_relaxed);
+    tm_adapt_batched = 0;
     if (tm_thread_count() <= 1)
         return;
     int64_t end = atomic_load_explicit(&tuner.phase_end, memory_order_acquire);

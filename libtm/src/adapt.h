@@ -6,8 +6,24 @@
 
 #include "tx.h"
 
-bool tm_adapt_prefers_serial(struct tm_tx *tx);
-void tm_adapt_commit(struct tm_tx *tx);
+bool tm_adapt_tuned_serial(void);
+void tm_adapt_count(struct tm_tx *tx);
+extern __thread unsigned tm_adapt_batched;
+#define TM_ADAPT_BATCH 32
+
+static inline bool tm_adapt_prefers_serial(struct tm_tx *tx)
+{
+    (void)tx;
+    if (tm_config.forced)
+        return false;
+    return tm_thread_count() <= 1 || tm_adapt_tuned_serial();
+}
+
+static inline void tm_adapt_commit(struct tm_tx *tx)
+{
+    if (unlikely(++tm_adapt_batched >= TM_ADAPT_BATCH) && !tm_config.forced)
+        tm_adapt_count(tx);
+}
 const char *tm_adapt_mode_name(void);
 
 #endif

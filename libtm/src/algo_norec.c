@@ -16,36 +16,56 @@ static struct {
     char pad[TM_CACHELINE - sizeof(uint64_t)];
 } seqlock;
 
-/* Read log entries reuse the undo log's layout: [value bytes, padded][address][length]. */
-struct value_trailer {
+/* Read log: one entry per read. Values of up to 8 bytes are kept in the entry; longer ones in
+ * a separate byte log (the descriptor's lock_log, which norec does not otherwise use). */
+struct value_entry {
     const void *addr;
     size_t len;
+    uint64_t value; /* the value itself, or the offset of its bytes in lock_log */
 };
-
-static inline size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 static bool values_unchanged(struct tm_tx *tx)
 {
-    uint8_t *p = tx->read_log.data, *end = p + tx->read_log.len;
-    while (p < end) {
-        /* Entries are walked forwards: the length is needed first, so it leads the entry. */
-        size_t len = *(size_t *)p;
-        const void *addr = *(const void **)(p + sizeof(size_t));
-        const uint8_t *value = p + sizeof(size_t) + sizeof(void *);
-        if (memcmp(addr, value, len) != 0)
+    size_t n = TM_LOG_COUNT(&tx->read_log, struct value_entry);
+    struct value_entry *e = (struct value_entry *)tx->read_log.data;
+    for (size_t i = 0; i < n; i++) {
+        if (e[i].len <= 8) {
+            uint64_t now = 0;
+            memcpy(&now, e[i].addr, e[i].len);
+            if (now != e[i].value)
+                return false;
+        } else if (memcmp(e[i].addr, tx->lock_log.data + e[i].value, e[i].len) != 0) {
             return false;
-        p += sizeof(size_t) + sizeof(void *) + pad8(len);
+        }
     }
     return true;
 }
 
-static uint64_t wait_unlocked(void)
+static void log_value(struct tm_tx *tx, const void *addr, const void *value, size_t len)
+{
+    struct value_entry *e = TM_LOG_PUSH(&tx->read_log, struct value_entry);
+    e->addr = addr;
+    e->len = len;
+    if (len <= 8) {
+        e->value = 0;
+        memcpy(&e->value, value, len);
+    } else {
+        e->value = tx->lock_log.len;
+        memcpy(tm_log_append(&tx->lock_log, len), value, len);
+    }
+}
+
+/* Waits for the writer to finish. A writer that wants to become irrevocable waits for all
+ * speculative transactions to leave, so a waiting reader gives way by restarting. */
+static uint64_t wait_unlocked(struct tm_tx *tx)
 {
     unsigned round = 0;
     for (;;) {
         uint64_t s = atomic_load_explicit(&seqlock.seq, memory_order_acquire);
         if (!(s & 1))
             return s;
+        if (tm_serial_writer_active())
+            tm_restart(tx, ABORT_CONFLICT_READ);
         tm_wait_pause(&round);
     }
 }
@@ -54,7 +74,7 @@ static uint64_t wait_unlocked(void)
 static uint64_t revalidate(struct tm_tx *tx)
 {
     for (;;) {
-        uint64_t s = wait_unlocked();
+        uint64_t s = wait_unlocked(tx);
         if (!values_unchanged(tx))
             tm_restart(tx, ABORT_VALIDATE);
         atomic_thread_fence(memory_order_acquire);
@@ -65,8 +85,21 @@ static uint64_t revalidate(struct tm_tx *tx)
 
 static void norec_begin(struct tm_tx *tx)
 {
-    tx->snapshot = wait_unlocked();
+    tx->snapshot = wait_unlocked(tx);
     tx->owns_locks = false;
+}
+
+static void __attribute__((noinline)) read_slow(struct tm_tx *tx, const void *addr, void *dst,
+                                                size_t len)
+{
+    for (;;) {
+        memcpy(dst, addr, len);
+        atomic_thread_fence(memory_order_acquire);
+        if (likely(atomic_load_explicit(&seqlock.seq, memory_order_relaxed) == tx->snapshot))
+            break;
+        tx->snapshot = revalidate(tx);
+    }
+    log_value(tx, addr, dst, len);
 }
 
 static void norec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
@@ -76,17 +109,23 @@ static void norec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len
         memcpy(dst, addr, len);
         return;
     }
-    for (;;) {
-        memcpy(dst, addr, len);
+    if (likely(len == 8 && ((uintptr_t)addr & 7) == 0)) {
+        /* Fast path: an aligned word read while no writer committed since the snapshot. */
+        uint64_t value = *(const uint64_t *)addr;
         atomic_thread_fence(memory_order_acquire);
-        if (likely(atomic_load_explicit(&seqlock.seq, memory_order_relaxed) == tx->snapshot))
-            break;
-        tx->snapshot = revalidate(tx);
+        size_t used = tx->read_log.len;
+        if (likely(atomic_load_explicit(&seqlock.seq, memory_order_relaxed) == tx->snapshot &&
+                   used + sizeof(struct value_entry) <= tx->read_log.cap)) {
+            struct value_entry *e = (struct value_entry *)(tx->read_log.data + used);
+            tx->read_log.len = used + sizeof *e;
+            e->addr = addr;
+            e->len = 8;
+            e->value = value;
+            *(uint64_t *)dst = value;
+            return;
+        }
     }
-    uint8_t *e = tm_log_append(&tx->read_log, sizeof(size_t) + sizeof(void *) + pad8(len));
-    *(size_t *)e = len;
-    *(const void **)(e + sizeof(size_t)) = addr;
-    memcpy(e + sizeof(size_t) + sizeof(void *), dst, len);
+    read_slow(tx, addr, dst, len);
 }
 
 static void norec_write(struct tm_tx *tx, void *addr, const void *src, size_t len)
@@ -114,6 +153,7 @@ static void unlock(struct tm_tx *tx)
         tx->owns_locks = false;
     }
     tx->read_log.len = 0;
+    tx->lock_log.len = 0;
 }
 
 static bool norec_commit(struct tm_tx *tx)

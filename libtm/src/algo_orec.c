@@ -78,6 +78,7 @@ static void orec_begin(struct tm_tx *tx)
     if (tx->snapshot != now)
         atomic_store_explicit(&tx->published, tx->snapshot, memory_order_seq_cst);
     tx->owns_locks = false;
+    tx->last_read_orec = NULL;
 }
 
 static inline void copy_small(void *dst, const void *src, size_t n)
@@ -92,8 +93,36 @@ static inline void copy_small(void *dst, const void *src, size_t n)
     }
 }
 
-/* Reads bytes that lie within one stripe. */
-static inline void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_t n)
+static void __attribute__((noinline)) log_read_grow(struct tm_tx *tx, orec_t *o, uint64_t v)
+{
+    struct read_entry *e = TM_LOG_PUSH(&tx->read_log, struct read_entry);
+    e->orec = o;
+    e->value = v;
+}
+
+/* Consecutive reads of one stripe (fields of one node, a loop over an array) are logged once:
+ * the previous entry is remembered in the descriptor. Written so that the common case needs
+ * no stack frame. */
+static inline void log_read(struct tm_tx *tx, orec_t *o, uint64_t v)
+{
+    if (tx->last_read_orec == o && tx->last_read_value == v)
+        return;
+    tx->last_read_orec = o;
+    tx->last_read_value = v;
+    size_t len = tx->read_log.len;
+    if (unlikely(len + sizeof(struct read_entry) > tx->read_log.cap)) {
+        log_read_grow(tx, o, v);
+        return;
+    }
+    struct read_entry *e = (struct read_entry *)(tx->read_log.data + len);
+    tx->read_log.len = len + sizeof(struct read_entry);
+    e->orec = o;
+    e->value = v;
+}
+
+/* Reads bytes that lie within one stripe; handles locked and newer orecs. */
+static void __attribute__((noinline)) read_chunk(struct tm_tx *tx, const uint8_t *src,
+                                                 uint8_t *dst, size_t n)
 {
     orec_t *o = orec_for((uintptr_t)src);
     for (;;) {
@@ -113,24 +142,15 @@ static inline void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst
         copy_small(dst, src, n);
         atomic_thread_fence(memory_order_acquire);
         if (likely(atomic_load_explicit(o, memory_order_relaxed) == v)) {
-            /* Consecutive reads of one stripe (a loop over an array) are logged once. */
-            struct read_entry *last = tx->read_log.len
-                ? (struct read_entry *)(tx->read_log.data + tx->read_log.len) - 1 : NULL;
-            if (!last || last->orec != o || last->value != v) {
-                struct read_entry *e = TM_LOG_PUSH(&tx->read_log, struct read_entry);
-                e->orec = o;
-                e->value = v;
-            }
+            log_read(tx, o, v);
             return;
         }
     }
 }
 
-static void orec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
+static void __attribute__((noinline)) read_range(struct tm_tx *tx, const uint8_t *src,
+                                                 uint8_t *out, size_t len)
 {
-    const uint8_t *src = addr;
-    uint8_t *out = dst;
-    tx->bytes_read += len;
     while (len) {
         size_t room = STRIPE_SIZE - ((uintptr_t)src & (STRIPE_SIZE - 1));
         size_t n = len < room ? len : room;
@@ -139,6 +159,45 @@ static void orec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
         out += n;
         len -= n;
     }
+}
+
+/* Loads a naturally aligned 1, 2, 4 or 8-byte value (never crosses a stripe). */
+static inline bool load_aligned(const void *addr, size_t len, uint64_t *value)
+{
+    switch (len) {
+    case 8: *value = *(const uint64_t *)addr; return true;
+    case 4: *value = *(const uint32_t *)addr; return true;
+    case 2: *value = *(const uint16_t *)addr; return true;
+    case 1: *value = *(const uint8_t *)addr; return true;
+    default: return false;
+    }
+}
+
+static void orec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
+{
+    uintptr_t a = (uintptr_t)addr;
+    tx->bytes_read += len;
+    if (likely((a & (len - 1)) == 0 && len <= 8)) {
+        /* Fast path: an aligned scalar whose orec is unlocked and not newer than the snapshot. */
+        orec_t *o = orec_for(a);
+        uint64_t v = atomic_load_explicit(o, memory_order_acquire);
+        uint64_t value;
+        if (likely(!is_locked(v) && version_of(v) <= tx->snapshot) &&
+            load_aligned(addr, len, &value)) {
+            atomic_thread_fence(memory_order_acquire);
+            if (likely(atomic_load_explicit(o, memory_order_relaxed) == v)) {
+                switch (len) {
+                case 8: *(uint64_t *)dst = value; break;
+                case 4: *(uint32_t *)dst = (uint32_t)value; break;
+                case 2: *(uint16_t *)dst = (uint16_t)value; break;
+                default: *(uint8_t *)dst = (uint8_t)value; break;
+                }
+                log_read(tx, o, v);
+                return;
+            }
+        }
+    }
+    read_range(tx, addr, dst, len);
 }
 
 static inline void acquire(struct tm_tx *tx, orec_t *o)

@@ -15,7 +15,6 @@ const char *const tm_cm_names[CM_POLICY_COUNT] = {
 #define SPIN_LIMIT 4096        /* pause instructions per spin wait */
 #define BLOCK_TIMEOUT_NS 200000
 
-static __thread unsigned waits_this_try;
 static __thread int lowered_nice = -1; /* CM_PRIORITY: nice value to restore, -1 if none */
 
 static uint64_t next_random(struct tm_tx *tx)
@@ -47,8 +46,8 @@ static bool wait_for_end(struct tm_tx *owner, bool block)
 void tm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason)
 {
     int cm = tm_config.cm;
-    if ((cm == CM_SPIN || cm == CM_BLOCK) && waits_this_try < MAX_WAITS_PER_TRY) {
-        waits_this_try++;
+    if ((cm == CM_SPIN || cm == CM_BLOCK) && tx->cm_waits < MAX_WAITS_PER_TRY) {
+        tx->cm_waits++;
         wait_for_end(owner, cm == CM_BLOCK);
         return;
     }
@@ -57,7 +56,6 @@ void tm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason rea
 
 void tm_cm_before_restart(struct tm_tx *tx)
 {
-    waits_this_try = 0;
     switch (tm_config.cm) {
     case CM_BACKOFF: {
         unsigned shift = tx->restarts < 10 ? tx->restarts : 10;
@@ -88,7 +86,6 @@ void tm_cm_before_restart(struct tm_tx *tx)
 void tm_cm_after_commit(struct tm_tx *tx)
 {
     (void)tx;
-    waits_this_try = 0;
     if (lowered_nice >= 0) {
         /* Raising the priority back needs CAP_SYS_NICE or RLIMIT_NICE; without them the
          * thread stays lowered, which the README says. */

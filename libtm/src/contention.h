@@ -23,7 +23,7 @@ extern const char *const tm_cm_names[CM_POLICY_COUNT];
 void tm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason);
 /* Called between rollback and re-execution. */
 void tm_cm_before_restart(struct tm_tx *tx);
-/* Called after the outermost commit. */
+/* Called after the outermost commit (only for the policies that need it). */
 void tm_cm_after_commit(struct tm_tx *tx);
 
 #endif

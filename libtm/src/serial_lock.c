@@ -1,40 +1,49 @@
 /* The serial lock: a reader-writer lock where readers are speculative transactions (one flag
- * per descriptor, Dekker-style with the writer flag) and the writer is the one serial or
- * irrevocable transaction that must run alone. Writers queue on a mutex (blocking); a writer
- * waits for the readers to drain by yielding; readers blocked by a writer sleep on a futex. */
+ * per descriptor, Dekker-style against the lock word) and the writer is the one serial or
+ * irrevocable transaction that must run alone.
+ *
+ * The lock word is a futex mutex among writers (0 free, 1 held, 2 held and someone sleeps);
+ * readers treat any non-zero value as "a writer is there". A writer that got the word waits
+ * for the readers to drain by yielding; readers and writers that find the word taken spin
+ * briefly, then sleep on it. In serial mode (one thread, or the adaptive policy chose it) a
+ * transaction costs one compare-and-swap and one exchange. */
 #include "tx.h"
 
-#include <pthread.h>
+static _Atomic uint32_t lock_word;
 
-static pthread_mutex_t writer_mutex = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic int writer_active;
-static _Atomic uint32_t writer_generation; /* futex word: bumped when a writer leaves */
-static _Atomic uint32_t readers_sleeping;
+#define SPIN_ROUNDS 10
 
 bool tm_serial_writer_active(void)
 {
-    return atomic_load_explicit(&writer_active, memory_order_relaxed) != 0;
+    return atomic_load_explicit(&lock_word, memory_order_relaxed) != 0;
+}
+
+/* Sleeps until the lock word is 0 (it may be taken again by then). */
+static void wait_free(void)
+{
+    unsigned round = 0;
+    while (round < SPIN_ROUNDS) {
+        if (atomic_load_explicit(&lock_word, memory_order_acquire) == 0)
+            return;
+        tm_wait_pause(&round);
+    }
+    uint32_t c = atomic_load_explicit(&lock_word, memory_order_relaxed);
+    while (c != 0) {
+        /* Announce a sleeper so that the unlock wakes us. */
+        if (c == 2 || atomic_compare_exchange_weak(&lock_word, &c, 2))
+            tm_futex_wait(&lock_word, 2, 50 * 1000 * 1000);
+        c = atomic_load_explicit(&lock_word, memory_order_relaxed);
+    }
 }
 
 void tm_serial_read_lock(struct tm_tx *tx)
 {
     for (;;) {
         atomic_store_explicit(&tx->reader, 1, memory_order_seq_cst);
-        if (likely(!atomic_load_explicit(&writer_active, memory_order_seq_cst)))
+        if (likely(atomic_load_explicit(&lock_word, memory_order_seq_cst) == 0))
             return;
         atomic_store_explicit(&tx->reader, 0, memory_order_seq_cst);
-        unsigned round = 0;
-        while (atomic_load_explicit(&writer_active, memory_order_acquire)) {
-            if (round < 12) {
-                tm_wait_pause(&round);
-                continue;
-            }
-            uint32_t gen = atomic_load(&writer_generation);
-            atomic_fetch_add(&readers_sleeping, 1);
-            if (atomic_load(&writer_active))
-                tm_futex_wait(&writer_generation, gen, 10 * 1000 * 1000);
-            atomic_fetch_sub(&readers_sleeping, 1);
-        }
+        wait_free();
     }
 }
 
@@ -56,16 +65,26 @@ static void drain_readers(struct tm_tx *self)
 
 void tm_serial_write_lock(struct tm_tx *tx)
 {
-    pthread_mutex_lock(&writer_mutex);
-    atomic_store_explicit(&writer_active, 1, memory_order_seq_cst);
+    uint32_t c = 0;
+    if (unlikely(!atomic_compare_exchange_strong_explicit(&lock_word, &c, 1,
+                                                          memory_order_seq_cst,
+                                                          memory_order_relaxed))) {
+        for (;;) {
+            wait_free();
+            c = 0;
+            /* Taken with 2: a sleeper may have been lost in between, so the unlock wakes. */
+            if (atomic_compare_exchange_strong(&lock_word, &c, 2))
+                break;
+        }
+    }
     drain_readers(tx);
 }
 
 bool tm_serial_try_upgrade(struct tm_tx *tx)
 {
-    if (pthread_mutex_trylock(&writer_mutex) != 0)
+    uint32_t c = 0;
+    if (!atomic_compare_exchange_strong(&lock_word, &c, 1))
         return false;
-    atomic_store_explicit(&writer_active, 1, memory_order_seq_cst);
     atomic_store_explicit(&tx->reader, 0, memory_order_release);
     drain_readers(tx);
     return true;
@@ -74,16 +93,14 @@ bool tm_serial_try_upgrade(struct tm_tx *tx)
 void tm_serial_write_unlock(struct tm_tx *tx)
 {
     (void)tx;
-    atomic_store_explicit(&writer_active, 0, memory_order_seq_cst);
-    atomic_fetch_add(&writer_generation, 1);
-    if (atomic_load(&readers_sleeping))
-        tm_futex_wake(&writer_generation);
-    pthread_mutex_unlock(&writer_mutex);
+    if (atomic_exchange_explicit(&lock_word, 0, memory_order_release) == 2)
+        tm_futex_wake(&lock_word);
 }
 
 void tm_serial_lock_after_fork(void)
 {
-    pthread_mutex_init(&writer_mutex, NULL);
-    atomic_store(&writer_active, 0);
-    atomic_store(&readers_sleeping, 0);
+    /* The child has only the forking thread: if it held the lock it still does. */
+    struct tm_tx *self = tm_current;
+    if (!self || self->serial_hold != HOLD_WRITE)
+        atomic_store(&lock_word, 0);
 }

@@ -121,15 +121,10 @@ void tm_stats_thread_exit(struct tm_tx *tx)
     ts->capacity = cap;
 }
 
-void tm_stats_commit(struct tm_tx *tx)
+void tm_stats_block_commit(struct tm_tx *tx)
 {
     struct tm_thread_stats *ts = tx->stats;
     bool exclusive = tx->state == TX_SERIAL || tx->state == TX_IRREVOCABLE;
-    ts->commits++;
-    ts->irrevocable += tx->state == TX_IRREVOCABLE;
-    ts->serial += exclusive;
-    if (!tm_stats_enabled)
-        return;
     struct tm_block_stats *b = find_block(ts, tx->site);
     b->commits++;
     b->irrevocable += tx->state == TX_IRREVOCABLE;

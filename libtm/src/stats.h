@@ -27,7 +27,20 @@ extern const char *const tm_abort_reason_names[ABORT_REASON_COUNT];
 
 void tm_stats_thread_start(struct tm_tx *tx);
 void tm_stats_thread_exit(struct tm_tx *tx);
-void tm_stats_commit(struct tm_tx *tx);
+void tm_stats_block_commit(struct tm_tx *tx);
+
+/* The process totals are always counted; per-block statistics only with LIBTM_STATS. */
+static inline void tm_stats_commit(struct tm_tx *tx)
+{
+    struct tm_thread_stats *ts = tx->stats;
+    ts->commits++;
+    if (tx->state != TX_SPECULATIVE) {
+        ts->serial++;
+        ts->irrevocable += tx->state == TX_IRREVOCABLE;
+    }
+    if (unlikely(tm_stats_enabled))
+        tm_stats_block_commit(tx);
+}
 void tm_stats_abort(struct tm_tx *tx, enum tm_abort_reason reason);
 void tm_stats_nested_abort(struct tm_tx *tx);
 void tm_stats_init(void);

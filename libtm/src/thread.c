@@ -74,15 +74,11 @@ static void make_exit_key(void)
 static _Atomic uint64_t next_id_block = 2;
 #define ID_BLOCK 65536
 
-uint64_t tm_next_id(struct tm_tx *tx)
+uint64_t tm_new_id_block(struct tm_tx *tx)
 {
-    if (tx->id_block_end == 0 || tx->id + 1 >= tx->id_block_end) {
-        uint64_t start = atomic_fetch_add(&next_id_block, ID_BLOCK);
-        tx->id = start;
-        tx->id_block_end = start + ID_BLOCK;
-        return tx->id;
-    }
-    return ++tx->id;
+    uint64_t start = atomic_fetch_add(&next_id_block, ID_BLOCK);
+    tx->id_block_end = start + ID_BLOCK;
+    return tx->id = start;
 }
 
 struct tm_tx *tm_tx_create(void)
@@ -110,6 +106,7 @@ struct tm_tx *tm_tx_create(void)
     }
     pthread_mutex_unlock(&registry_lock);
     tx->state = TX_INACTIVE;
+    tx->algo = &tm_algo_irrevocable;
     tx->depth = 0;
     tx->id = 0;
     tx->id_block_end = 0;

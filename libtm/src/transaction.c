@@ -53,10 +53,13 @@ static void release_serial_lock(struct tm_tx *tx)
     tx->serial_hold = HOLD_NONE;
 }
 
+/* Tells contention managers waiting for this transaction that it ended. Only this thread
+ * writes end_seq, so a plain store suffices. */
 static void signal_end(struct tm_tx *tx)
 {
-    atomic_fetch_add_explicit(&tx->end_seq, 1, memory_order_release);
-    if (atomic_load_explicit(&tx->end_waiters, memory_order_relaxed))
+    uint32_t seq = atomic_load_explicit(&tx->end_seq, memory_order_relaxed);
+    atomic_store_explicit(&tx->end_seq, seq + 1, memory_order_release);
+    if (unlikely(atomic_load_explicit(&tx->end_waiters, memory_order_relaxed)))
         tm_futex_wake(&tx->end_seq);
 }
 
@@ -217,6 +220,7 @@ void _ITM_abortTransaction(uint32_t reason)
     rollback_all(tx);
     tx->depth = 0;
     tx->state = TX_INACTIVE;
+    tx->algo = &tm_algo_irrevocable;
     tm_event_abort(tx, ABORT_USER);
     tm_longjmp(&jb, a_abortTransaction | a_restoreLiveVariables);
 }
@@ -226,8 +230,10 @@ void _ITM_abortTransaction(uint32_t reason)
 /* Runs after the outermost commit, outside the transaction: they may start new ones. */
 static void after_commit(struct tm_tx *tx)
 {
-    tm_actions_run_commit(tx);
-    tm_allocs_commit(tx);
+    if (tx->actions.len)
+        tm_actions_run_commit(tx);
+    if (tx->allocs.len)
+        tm_allocs_commit(tx);
 }
 
 static bool commit_outermost(struct tm_tx *tx)
@@ -241,6 +247,7 @@ static bool commit_outermost(struct tm_tx *tx)
     tm_event_commit(tx); /* still knows how the transaction ran */
     tx->depth = 0;
     tx->state = TX_INACTIVE;
+    tx->algo = &tm_algo_irrevocable; /* barriers outside transactions touch memory directly */
     signal_end(tx);
     if (quiesce_time)
         tm_quiesce(tx, quiesce_time);

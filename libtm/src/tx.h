@@ -114,6 +114,8 @@ struct tm_tx {
     bool owns_locks;     /* orec: holds orecs; norec: holds the sequence lock */
     uint64_t commit_time; /* set by a commit that needs quiescence, else 0 */
     struct tm_log read_log;
+    void *last_read_orec;   /* orec: last read-log entry, to skip repeats */
+    uint64_t last_read_value;
     struct tm_log lock_log; /* orec: orecs acquired, with their previous versions */
     struct tm_log undo_log;
     struct tm_log actions;
@@ -134,7 +136,7 @@ struct tm_tx {
     uint64_t start_cycles;
     unsigned max_depth;
     /* contention management */
-    uint32_t backoff;
+    uint32_t cm_waits;  /* waits for owners in the current attempt */
     uint64_t rng;
 
     /* --- shared with other threads (own cache lines) --- */
@@ -191,7 +193,14 @@ void tm_futex_wake(_Atomic uint32_t *word);
 void tm_restart(struct tm_tx *tx, enum tm_abort_reason reason) __attribute__((noreturn));
 void tm_go_irrevocable(struct tm_tx *tx);
 void tm_longjmp(const struct tm_jmpbuf *jb, uint32_t action) __attribute__((noreturn));
-uint64_t tm_next_id(struct tm_tx *tx);
+uint64_t tm_new_id_block(struct tm_tx *tx);
+/* A new transaction id (ids grow; a closed-nested transaction gets a larger one). */
+static inline uint64_t tm_next_id(struct tm_tx *tx)
+{
+    if (likely(tx->id + 1 < tx->id_block_end))
+        return ++tx->id;
+    return tm_new_id_block(tx);
+}
 
 /* actions.c and alloc.c */
 void tm_actions_run_commit(struct tm_tx *tx);
