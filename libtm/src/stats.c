@@ -199,10 +199,12 @@ static void expand_path(const char *pattern, char *out, size_t size)
 static void write_block(FILE *f, const struct tm_block_stats *b, bool first)
 {
     Dl_info info;
-    const char *module = "?";
+    char module[4096] = "?";
     uintptr_t offset = (uintptr_t)b->site;
     if (dladdr(b->site, &info) && info.dli_fname) {
-        module = info.dli_fname;
+        /* An absolute path, so that the tool resolves sites from any directory. */
+        if (!realpath(info.dli_fname, module))
+            snprintf(module, sizeof module, "%s", info.dli_fname);
         offset = (uintptr_t)b->site - (uintptr_t)info.dli_fbase;
     }
     uint64_t aborts = 0;
