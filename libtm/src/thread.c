@@ -70,6 +70,13 @@ static void make_exit_key(void)
     tm_config_init();
 }
 
+/* Configuration is read when the library loads (so LIBTM_VERBOSE speaks at start), or at the
+ * first transaction if that comes first (another library's constructor). */
+__attribute__((constructor)) static void library_init(void)
+{
+    pthread_once(&exit_key_once, make_exit_key);
+}
+
 /* Ids come from a global counter in blocks, so threads rarely touch it. */
 static _Atomic uint64_t next_id_block = 2;
 #define ID_BLOCK 65536
