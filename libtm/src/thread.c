@@ -32,8 +32,8 @@ static void thread_exit(void *arg)
 {
     struct tm_tx *tx = arg;
     if (tx->depth > 0)
-        tm_fatal_abort("a thread exited inside a transaction (pthread_exit or a thread "
-                       "cancellation from transactional code); the transaction cannot finish");
+        tm_fatal("a thread exited inside a transaction (pthread_exit or a thread "
+                 "cancellation from transactional code); the transaction cannot finish");
     tm_stats_thread_exit(tx);
     tm_current = NULL;
     atomic_fetch_sub_explicit(&thread_count, 1, memory_order_relaxed);
@@ -41,8 +41,27 @@ static void thread_exit(void *arg)
     atomic_store_explicit(&tx->in_use, false, memory_order_release);
 }
 
-static void fork_prepare(void) { pthread_mutex_lock(&registry_lock); }
-static void fork_parent(void) { pthread_mutex_unlock(&registry_lock); }
+/* No transaction may be half-done when the process forks: the child would inherit in-place
+ * writes that nobody can roll back and orecs that nobody releases. So fork waits, as the serial
+ * lock's writer, until no other transaction runs (unless the forking thread is itself inside a
+ * transaction, which then already runs alone or is the child's problem). */
+static __thread bool fork_holds_serial;
+
+static void fork_prepare(void)
+{
+    struct tm_tx *self = tm_current;
+    fork_holds_serial = !self || self->depth == 0;
+    if (fork_holds_serial)
+        tm_serial_write_lock(self);
+    pthread_mutex_lock(&registry_lock);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&registry_lock);
+    if (fork_holds_serial)
+        tm_serial_write_unlock(tm_current);
+}
 
 /* In the child only the forking thread exists: every other descriptor is free again. */
 static void fork_child(void)
@@ -60,6 +79,7 @@ static void fork_child(void)
     }
     atomic_store(&thread_count, n);
     tm_serial_lock_after_fork();
+    fork_holds_serial = false;
 }
 
 static void make_exit_key(void)
