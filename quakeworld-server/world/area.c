@@ -1,0 +1,238 @@
+/* The areanode tree and world moves against the objects linked in it (Quake's SV_Move). */
+#include "area.h"
+#include "pvs.h"
+
+#include <stddef.h>
+
+static void list_clear(qw_area_link *head)
+{
+    head->prev = head->next = head;
+}
+
+static qw_areanode *create_node(qw_area *area, int depth, const float mins[3], const float maxs[3])
+{
+    qw_areanode *node = &area->nodes[area->num_nodes++];
+    list_clear(&node->trigger_objects);
+    list_clear(&node->solid_objects);
+    if (depth == QW_AREA_DEPTH) {
+        node->axis = -1;
+        node->dist = 0;
+        node->children[0] = node->children[1] = NULL;
+        return node;
+    }
+    node->axis = maxs[0] - mins[0] > maxs[1] - mins[1] ? 0 : 1;
+    node->dist = 0.5f * (maxs[node->axis] + mins[node->axis]);
+    float upper_mins[3], lower_maxs[3];
+    for (int i = 0; i < 3; i++) {
+        upper_mins[i] = mins[i];
+        lower_maxs[i] = maxs[i];
+    }
+    upper_mins[node->axis] = lower_maxs[node->axis] = node->dist;
+    node->children[0] = create_node(area, depth + 1, upper_mins, maxs);
+    node->children[1] = create_node(area, depth + 1, mins, lower_maxs);
+    return node;
+}
+
+void qw_area_init(qw_area *area, const qw_bsp *bsp)
+{
+    area->bsp = bsp;
+    area->num_nodes = 0;
+    create_node(area, 0, bsp->models[0].mins, bsp->models[0].maxs);
+}
+
+void qw_area_object_init(qw_area_object *obj)
+{
+    obj->area.prev = obj->area.next = NULL;
+    obj->node = NULL;
+    for (int i = 0; i < 3; i++)
+        obj->origin[i] = obj->mins[i] = obj->maxs[i] = obj->absmin[i] = obj->absmax[i] = 0;
+    obj->solid = QW_SOLID_NOT;
+    obj->bsp_model = 0;
+    obj->flags = 0;
+    obj->owner = NULL;
+    obj->user = NULL;
+    obj->num_leafs = 0;
+}
+
+QW_TM_SAFE void qw_area_unlink_object(qw_area_object *obj)
+{
+    if (!obj->node)
+        return;
+    obj->area.prev->next = obj->area.next;
+    obj->area.next->prev = obj->area.prev;
+    obj->area.prev = obj->area.next = NULL;
+    obj->node = NULL;
+}
+
+QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
+{
+    qw_area_unlink_object(obj);
+    /* Widened by 1 so that objects exactly touching still find each other. */
+    for (int i = 0; i < 3; i++) {
+        float widen = i < 2 && (obj->flags & QW_AREA_FLAG_ITEM) ? 15 : 1;
+        obj->absmin[i] = obj->origin[i] + obj->mins[i] - widen;
+        obj->absmax[i] = obj->origin[i] + obj->maxs[i] + widen;
+    }
+    obj->num_leafs = qw_bsp_box_leafs(area->bsp, obj->absmin, obj->absmax, obj->leafnums,
+                                      QW_MAX_ENT_LEAFS);
+    if (obj->solid == QW_SOLID_NOT)
+        return;
+
+    qw_areanode *node = &area->nodes[0];
+    while (node->axis != -1) {
+        if (obj->absmin[node->axis] > node->dist)
+            node = node->children[0];
+        else if (obj->absmax[node->axis] < node->dist)
+            node = node->children[1];
+        else
+            break;  /* crosses the split: stays here */
+    }
+    qw_area_link *head = obj->solid == QW_SOLID_TRIGGER ? &node->trigger_objects
+                                                         : &node->solid_objects;
+    obj->area.next = head;
+    obj->area.prev = head->prev;
+    head->prev->next = &obj->area;
+    head->prev = &obj->area;
+    obj->node = node;
+}
+
+QW_TM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3])
+{
+    for (int i = 0; i < 3; i++)
+        obj->origin[i] = new_origin[i];
+    qw_area_link_object(area, obj);
+}
+
+QW_TM_SAFE static inline qw_area_object *object_of(qw_area_link *link)
+{
+    return (qw_area_object *)((char *)link - offsetof(qw_area_object, area));
+}
+
+QW_TM_SAFE static int boxes_overlap(const float amin[3], const float amax[3], const float bmin[3],
+                                    const float bmax[3])
+{
+    for (int i = 0; i < 3; i++)
+        if (amin[i] > bmax[i] || amax[i] < bmin[i])
+            return 0;
+    return 1;
+}
+
+QW_TM_SAFE static int query_node(const qw_areanode *node, const float mins[3], const float maxs[3],
+                                 int kind, qw_area_object **out, int max, int count)
+{
+    const qw_area_link *head = kind == QW_SOLID_TRIGGER ? &node->trigger_objects
+                                                         : &node->solid_objects;
+    for (qw_area_link *l = head->next; l != head; l = l->next) {
+        qw_area_object *obj = object_of(l);
+        if (!boxes_overlap(obj->absmin, obj->absmax, mins, maxs))
+            continue;
+        if (count < max)
+            out[count] = obj;
+        count++;
+    }
+    if (node->axis == -1)
+        return count;
+    if (maxs[node->axis] > node->dist)
+        count = query_node(node->children[0], mins, maxs, kind, out, max, count);
+    if (mins[node->axis] < node->dist)
+        count = query_node(node->children[1], mins, maxs, kind, out, max, count);
+    return count;
+}
+
+QW_TM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const float maxs[3],
+                                 int kind, qw_area_object **out, int max)
+{
+    return query_node(&area->nodes[0], mins, maxs, kind, out, max, 0);
+}
+
+QW_TM_SAFE void qw_trace_object(const qw_bsp *bsp, const qw_area_object *obj,
+                                const float start[3], const float mins[3], const float maxs[3],
+                                const float end[3], qw_trace *tr)
+{
+    if (obj->solid == QW_SOLID_BSP)
+        qw_trace_bsp_model(bsp, obj->bsp_model, obj->origin, start, mins, maxs, end, tr);
+    else
+        qw_trace_box(obj->origin, obj->mins, obj->maxs, start, mins, maxs, end, tr);
+}
+
+typedef struct move_clip {
+    const qw_bsp *bsp;
+    float boxmins[3], boxmaxs[3];   /* bounds of the whole move */
+    const float *start, *end, *mins, *maxs;
+    float mins2[3], maxs2[3];       /* widened box for missiles against monsters */
+    int type;
+    const qw_area_object *pass;
+    qw_trace trace;
+} move_clip;
+
+QW_TM_SAFE static void clip_to_links(const qw_areanode *node, move_clip *clip)
+{
+    const qw_area_link *head = &node->solid_objects;
+    for (qw_area_link *l = head->next; l != head; l = l->next) {
+        const qw_area_object *touch = object_of(l);
+        if (touch->solid == QW_SOLID_NOT || touch->solid == QW_SOLID_TRIGGER || touch == clip->pass)
+            continue;
+        if (clip->type == QW_MOVE_NOMONSTERS && touch->solid != QW_SOLID_BSP)
+            continue;
+        if (!boxes_overlap(clip->boxmins, clip->boxmaxs, touch->absmin, touch->absmax))
+            continue;
+        /* Points (size 0) never interact with boxes that have size. */
+        if (clip->pass && clip->pass->maxs[0] - clip->pass->mins[0] != 0 &&
+            touch->maxs[0] - touch->mins[0] == 0)
+            continue;
+        if (clip->trace.allsolid)
+            return;
+        if (clip->pass && (touch->owner == clip->pass || clip->pass->owner == touch))
+            continue;  /* own missiles and own owner */
+
+        qw_trace tr;
+        if (touch->flags & QW_AREA_FLAG_MONSTER)
+            qw_trace_object(clip->bsp, touch, clip->start, clip->mins2, clip->maxs2, clip->end, &tr);
+        else
+            qw_trace_object(clip->bsp, touch, clip->start, clip->mins, clip->maxs, clip->end, &tr);
+        if (tr.allsolid || tr.startsolid || tr.fraction < clip->trace.fraction) {
+            tr.ent = touch;
+            int was_startsolid = clip->trace.startsolid;
+            clip->trace = tr;
+            if (was_startsolid)
+                clip->trace.startsolid = 1;
+        } else if (tr.startsolid) {
+            clip->trace.startsolid = 1;
+        }
+    }
+    if (node->axis == -1)
+        return;
+    if (clip->boxmaxs[node->axis] > node->dist)
+        clip_to_links(node->children[0], clip);
+    if (clip->boxmins[node->axis] < node->dist)
+        clip_to_links(node->children[1], clip);
+}
+
+QW_TM_SAFE void qw_world_move(const qw_area *area, const float start[3], const float mins[3],
+                              const float maxs[3], const float end[3], int move_type,
+                              const qw_area_object *pass_object, qw_trace *tr)
+{
+    move_clip clip;
+    clip.bsp = area->bsp;
+    clip.start = start;
+    clip.end = end;
+    clip.mins = mins;
+    clip.maxs = maxs;
+    clip.type = move_type;
+    clip.pass = pass_object;
+    qw_trace_world(area->bsp, start, mins, maxs, end, &clip.trace);
+    for (int i = 0; i < 3; i++) {
+        clip.mins2[i] = move_type == QW_MOVE_MISSILE ? -15 : mins[i];
+        clip.maxs2[i] = move_type == QW_MOVE_MISSILE ? 15 : maxs[i];
+        float lo = start[i] < end[i] ? start[i] : end[i];
+        float hi = start[i] < end[i] ? end[i] : start[i];
+        /* The missile box is the larger one, so it bounds both kinds of clip. */
+        float bmin = clip.mins2[i] < mins[i] ? clip.mins2[i] : mins[i];
+        float bmax = clip.maxs2[i] > maxs[i] ? clip.maxs2[i] : maxs[i];
+        clip.boxmins[i] = lo + bmin - 1;
+        clip.boxmaxs[i] = hi + bmax + 1;
+    }
+    if (!clip.trace.allsolid)
+        clip_to_links(&area->nodes[0], &clip);
+    *tr = clip.trace;
+}

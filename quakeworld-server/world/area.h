@@ -1,0 +1,106 @@
+/* The areanode tree: a fixed binary tree (depth QW_AREA_DEPTH) splitting the world bounds
+ * along X or Y (whichever side of the node's box is longer, so a square world alternates X/Y).
+ * Each object lives in the deepest node whose box fully contains it, so a box query only visits
+ * the nodes it overlaps. The server embeds a qw_area_object in each of its entities.
+ *
+ * Link, unlink, relink and qw_world_move are transaction_safe (called inside the server's
+ * __transaction_atomic blocks); the tree itself holds no locks. */
+#ifndef QW_AREA_H
+#define QW_AREA_H
+
+#include "bsp.h"
+#include "trace.h"
+
+#define QW_AREA_DEPTH 5
+#define QW_AREA_NODES ((1 << (QW_AREA_DEPTH + 1)) - 1)   /* 63 */
+#define QW_MAX_ENT_LEAFS 16
+
+/* Solid types (the values QuakeC uses for .solid). */
+enum {
+    QW_SOLID_NOT = 0,       /* not linked for collision (still linkable for PVS) */
+    QW_SOLID_TRIGGER = 1,   /* touched, not blocking: kept in the trigger list */
+    QW_SOLID_BBOX = 2,      /* blocking box */
+    QW_SOLID_SLIDEBOX = 3,  /* blocking box (players, monsters) */
+    QW_SOLID_BSP = 4        /* blocking brush model (bsp_model) */
+};
+
+/* Trace types for qw_world_move. */
+enum {
+    QW_MOVE_NORMAL = 0,
+    QW_MOVE_NOMONSTERS = 1, /* only the world and brush models block */
+    QW_MOVE_MISSILE = 2     /* like NORMAL; other objects' boxes are widened by 15 when
+                               they have QW_AREA_FLAG_MONSTER set */
+};
+
+#define QW_AREA_FLAG_MONSTER 1
+#define QW_AREA_FLAG_ITEM 2     /* absmin/absmax widened by 15 in X/Y: easier to pick up */
+
+/* Doubly linked list node; a list head is a qw_area_link whose prev/next point to itself. */
+typedef struct qw_area_link {
+    struct qw_area_link *prev, *next;
+} qw_area_link;
+
+/* The link object embedded in each server entity. Fill origin, mins, maxs, solid, bsp_model,
+ * owner, flags and user, then call qw_area_link_object; the link fields are the tree's. */
+typedef struct qw_area_object {
+    qw_area_link area;               /* tree's: membership in an areanode list */
+    struct qw_areanode *node;        /* tree's: the node holding it, NULL when unlinked */
+    float origin[3];
+    float mins[3], maxs[3];          /* relative to origin */
+    float absmin[3], absmax[3];      /* computed on link: origin + mins/maxs, widened by 1
+                                        (by 15 in X/Y for QW_AREA_FLAG_ITEM) */
+    int solid;                       /* QW_SOLID_* */
+    int bsp_model;                   /* for QW_SOLID_BSP: submodel index (1..N), else 0 */
+    int flags;                       /* QW_AREA_FLAG_* */
+    const struct qw_area_object *owner;  /* traces by the owner skip us and vice versa */
+    void *user;                      /* the server's entity */
+    int num_leafs;                   /* computed on link: BSP leafs touched (for PVS), or -1 */
+    short leafnums[QW_MAX_ENT_LEAFS];/* leaf index - 1 (the PVS bit number) of those leafs */
+} qw_area_object;
+
+typedef struct qw_areanode {
+    int axis;                        /* 0 = X, 1 = Y, -1 = leaf node */
+    float dist;
+    struct qw_areanode *children[2]; /* [0] above dist, [1] below */
+    qw_area_link trigger_objects;
+    qw_area_link solid_objects;
+} qw_areanode;
+
+typedef struct qw_area {
+    const qw_bsp *bsp;
+    qw_areanode nodes[QW_AREA_NODES];
+    int num_nodes;
+} qw_area;
+
+/* Builds the tree over the world model's bounds. The area keeps a pointer to bsp. */
+void qw_area_init(qw_area *area, const qw_bsp *bsp);
+
+/* Prepares an object for use (empty links, not linked). Call once before filling it. */
+void qw_area_object_init(qw_area_object *obj);
+
+/* Links obj by its current origin/mins/maxs/solid (unlinking it first if linked). Objects with
+ * QW_SOLID_NOT are linked into no list but still get their absmin/absmax and leafs. */
+QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj);
+QW_TM_SAFE void qw_area_unlink_object(qw_area_object *obj);
+/* Moves obj to new_origin and relinks it. */
+QW_TM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3]);
+
+/* Lists in out[0..max) the objects of the given kind whose absmin/absmax overlap mins..maxs;
+ * returns how many there are (may exceed max: only max are written). kind: QW_SOLID_TRIGGER
+ * for triggers, anything else for the blocking objects. */
+QW_TM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const float maxs[3],
+                                 int kind, qw_area_object **out, int max);
+
+/* Traces the box mins..maxs from start to end against the world and every linked blocking
+ * object, skipping pass_object, objects it owns and its own owner. The trace's ent is the
+ * object hit (NULL = world or nothing). */
+QW_TM_SAFE void qw_world_move(const qw_area *area, const float start[3], const float mins[3],
+                              const float maxs[3], const float end[3], int move_type,
+                              const qw_area_object *pass_object, qw_trace *tr);
+
+/* Traces against a single linked object (brush model or box). */
+QW_TM_SAFE void qw_trace_object(const qw_bsp *bsp, const qw_area_object *obj,
+                                const float start[3], const float mins[3], const float maxs[3],
+                                const float end[3], qw_trace *tr);
+
+#endif
