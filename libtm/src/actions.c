@@ -3,14 +3,18 @@
 #include "tx.h"
 #include "fatal.h"
 
+/* Outside a transaction (a transactional clone called from plain code, e.g. libstdc++'s
+ * exception destructors) a commit action runs at once and an undo action never runs. */
 void _ITM_addUserCommitAction(itm_user_action fn, itm_transaction_id resuming_id, void *arg)
 {
     struct tm_tx *tx = tm_current;
-    if (!tx || tx->depth == 0)
-        tm_fatal_abort("_ITM_addUserCommitAction called outside a transaction");
     if (resuming_id != ITM_NO_TRANSACTION_ID)
         tm_fatal_abort("_ITM_addUserCommitAction: resumingTransactionId must be "
                        "_ITM_noTransactionId (1), got %llu", (unsigned long long)resuming_id);
+    if (!tx || tx->depth == 0) {
+        fn(arg);
+        return;
+    }
     struct tm_user_action *a = TM_LOG_PUSH(&tx->actions, struct tm_user_action);
     a->fn = fn;
     a->arg = arg;
@@ -21,7 +25,7 @@ void _ITM_addUserUndoAction(itm_user_action fn, void *arg)
 {
     struct tm_tx *tx = tm_current;
     if (!tx || tx->depth == 0)
-        tm_fatal_abort("_ITM_addUserUndoAction called outside a transaction");
+        return;
     struct tm_user_action *a = TM_LOG_PUSH(&tx->actions, struct tm_user_action);
     a->fn = fn;
     a->arg = arg;

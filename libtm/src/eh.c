@@ -5,7 +5,10 @@
 #include "tx.h"
 #include "fatal.h"
 
+#include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 extern void *__cxa_allocate_exception(size_t) __attribute__((weak));
 extern void __cxa_free_exception(void *) __attribute__((weak));
@@ -60,8 +63,12 @@ void *_ITM_cxa_allocate_exception(size_t size)
         tm_fatal("_ITM_cxa_allocate_exception called but libstdc++ is not loaded");
     void *e = __cxa_allocate_exception(size);
     struct tm_tx *tx = tm_current;
-    if (tx && tx->depth > 0)
+    if (tx && tx->depth > 0) {
         tm_allocs_record(tx, e, size, ALLOC_EXCEPTION);
+        struct { void *ptr; size_t size; } *range = tm_log_append(&tx->exception_objects, 16);
+        range->ptr = e;
+        range->size = size;
+    }
     return e;
 }
 
@@ -73,11 +80,37 @@ void _ITM_cxa_free_exception(void *e)
     __cxa_free_exception(e);
 }
 
+/* The transactional clone of a destructor: from the clone tables, or by its mangled name
+ * (libstdc++ exports its clones, e.g. _ZGTtNSt11logic_errorD1Ev, without a clone table). */
+static void *destructor_clone(void *dest)
+{
+    void *clone = tm_clone_lookup(dest);
+    if (clone)
+        return clone;
+    Dl_info info;
+    if (!dladdr(dest, &info) || info.dli_saddr != dest || !info.dli_sname ||
+        strncmp(info.dli_sname, "_Z", 2) != 0)
+        return NULL;
+    char name[512];
+    if (snprintf(name, sizeof name, "_ZGTt%s", info.dli_sname + 2) >= (int)sizeof name)
+        return NULL;
+    return dlsym(RTLD_DEFAULT, name);
+}
+
+/* The exception's destructor runs when its last handler ends, which may be inside this
+ * transaction (caught inside). The original destructor would free memory that the
+ * transactional constructor allocated (and the transaction would free it again on rollback),
+ * so the transactional clone of the destructor is registered instead when there is one: its
+ * frees are deferred to commit inside a transaction and immediate outside. */
 void _ITM_cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 {
     struct tm_tx *tx = tm_current;
-    if (tx && tx->depth > 0)
+    if (tx && tx->depth > 0) {
         tm_allocs_forget(tx, obj); /* the C++ runtime owns it now */
+        void *clone = dest ? destructor_clone((void *)dest) : NULL;
+        if (clone)
+            dest = (void (*)(void *))clone;
+    }
     __cxa_throw(obj, tinfo, dest);
 }
 

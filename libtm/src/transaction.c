@@ -164,6 +164,7 @@ static void rollback_all(struct tm_tx *tx)
     tm_allocs_rollback(tx, 0);
     tm_eh_rollback(tx, NULL);
     tx->checkpoints.len = 0;
+    tx->exception_objects.len = 0;
     signal_end(tx);
 }
 
@@ -244,6 +245,7 @@ static bool commit_outermost(struct tm_tx *tx)
     release_serial_lock(tx);
     tx->undo_log.len = 0;
     tx->checkpoints.len = 0;
+    tx->exception_objects.len = 0;
     tm_event_commit(tx); /* still knows how the transaction ran */
     tx->depth = 0;
     tx->state = TX_INACTIVE;

@@ -121,6 +121,7 @@ struct tm_tx {
     struct tm_log actions;
     struct tm_log allocs;
     struct tm_log checkpoints;
+    struct tm_log exception_objects; /* {ptr, size} of exceptions allocated by this transaction */
     struct tm_jmpbuf jb; /* where the outermost transaction restarts */
     uint64_t id, id_block_end;
     uint32_t restarts;   /* of the current outermost transaction */

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+/* Also the layout of the exception_objects entries: {address, length}. */
 struct undo_trailer {
     void *addr;
     size_t len;
@@ -37,6 +38,19 @@ static void restore_outside(uint8_t *dst, const uint8_t *src, size_t len,
         memcpy((uint8_t *)hi, src + (hi - a), b - hi);
 }
 
+/* Exception objects allocated by the transaction are either freed by the rollback or owned
+ * (and maybe already destroyed) by the C++ runtime: writes into them are never restored. */
+static bool inside_exception_object(const struct tm_tx *tx, const void *addr)
+{
+    size_t n = TM_LOG_COUNT(&tx->exception_objects, struct undo_trailer);
+    const struct undo_trailer *e = (const struct undo_trailer *)tx->exception_objects.data;
+    for (size_t i = 0; i < n; i++)
+        if ((uintptr_t)addr >= (uintptr_t)e[i].addr &&
+            (uintptr_t)addr < (uintptr_t)e[i].addr + e[i].len)
+            return true;
+    return false;
+}
+
 /* Restores entries newer than `from`. The stack rule (docs/itm-abi.md §11): bytes between this
  * function's frame (minus a margin) and the CFA of the begin we return to belong to frames that
  * are dead after the jump and overlap the stack we are running on, so they are not restored. */
@@ -50,7 +64,8 @@ void tm_undo_restore(struct tm_tx *tx, size_t from, const void *cfa)
         struct undo_trailer *t = (struct undo_trailer *)(base + pos - sizeof *t);
         size_t padded = pad8(t->len);
         uint8_t *data = (uint8_t *)t - padded;
-        restore_outside(t->addr, data, t->len, lo, hi);
+        if (likely(tx->exception_objects.len == 0) || !inside_exception_object(tx, t->addr))
+            restore_outside(t->addr, data, t->len, lo, hi);
         pos = (size_t)(data - base);
     }
     tx->undo_log.len = from;

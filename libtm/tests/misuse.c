@@ -1,0 +1,85 @@
+/* Misuse of the TM runtime, one case per run (the first argument); misuse.sh checks that each
+ * ends with one clear "libtm: ..." line on stderr and the defined exit status:
+ *   cancel-irrevocable  __transaction_cancel in a transaction that went irrevocable: abort()
+ *   drop-references     _ITM_dropReferences (not supported, as in GCC's libitm): exit 1
+ *   thread-exit         pthread_exit inside a (relaxed, irrevocable) transaction: exit 1
+ * Reaching the end of a case is itself the failure "the runtime accepted the misuse". */
+#include "tmtest.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static long shared_value;
+
+/* Makes the running transaction serial-irrevocable, as GCC's code does before an unsafe call
+ * in a relaxed transaction (a relaxed transaction cannot contain __transaction_cancel itself,
+ * and a nested atomic one would be cancellable on its own). */
+TMTEST_PURE static void become_irrevocable(void)
+{
+    _ITM_changeTransactionMode(0 /* modeSerialIrrevocable */);
+}
+
+static void cancel_in_irrevocable(void)
+{
+    __transaction_atomic {
+        shared_value = 1;
+        become_irrevocable();
+        shared_value = 2;
+        __transaction_cancel;
+    }
+}
+
+static void drop_references(void)
+{
+    __transaction_atomic {
+        shared_value = 3;
+        _ITM_dropReferences(&shared_value, sizeof shared_value);
+    }
+}
+
+static void *exit_inside_transaction(void *arg)
+{
+    (void)arg;
+    __transaction_relaxed {
+        shared_value = 4;
+        pthread_exit(NULL);
+    }
+    return NULL;
+}
+
+static void thread_exit(void)
+{
+    pthread_t thread;
+    TMTEST_CHECK(pthread_create(&thread, NULL, exit_inside_transaction, NULL) == 0,
+                 "pthread_create failed");
+    pthread_join(thread, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    tmtest_init(argc, argv,
+                "Runs one misuse case: cancel-irrevocable | drop-references | thread-exit\n"
+                "(or \"runtime\": prints the loaded runtime's _ITM_libraryVersion()).");
+    if (argc != 2) {
+        fprintf(stderr, "misuse: give one case: cancel-irrevocable, drop-references or "
+                        "thread-exit (see --help)\n");
+        return 2;
+    }
+    if (strcmp(argv[1], "runtime") == 0) { /* which runtime is loaded, for misuse.sh */
+        printf("%s\n", _ITM_libraryVersion());
+        return 0;
+    }
+    if (strcmp(argv[1], "cancel-irrevocable") == 0)
+        cancel_in_irrevocable();
+    else if (strcmp(argv[1], "drop-references") == 0)
+        drop_references();
+    else if (strcmp(argv[1], "thread-exit") == 0)
+        thread_exit();
+    else {
+        fprintf(stderr, "misuse: unknown case \"%s\" (see --help)\n", argv[1]);
+        return 2;
+    }
+    printf("misuse: the runtime accepted %s and the program went on\n", argv[1]);
+    return 3;
+}
