@@ -6,12 +6,13 @@
 
 #include "tx.h"
 
-/* Outside a transaction (tm_current unset) barriers access memory directly. */
+/* Outside a transaction (tm_current unset) barriers access memory directly; so do accesses
+ * to the transaction's own dead-at-rollback stack (tm_private_stack). */
 #define TM_LOAD_BODY(T, p)                                                                   \
     do {                                                                                     \
         struct tm_tx *tx_ = tm_current;                                                      \
         T v_;                                                                                \
-        if (unlikely(!tx_))                                                                  \
+        if (unlikely(!tx_) || tm_private_stack(tx_, (p)))                                    \
             return *(p);                                                                     \
         tx_->algo->read(tx_, (p), &v_, sizeof(T));                                           \
         return v_;                                                                           \
@@ -20,7 +21,7 @@
 #define TM_STORE_BODY(T, p, v)                                                               \
     do {                                                                                     \
         struct tm_tx *tx_ = tm_current;                                                      \
-        if (unlikely(!tx_)) {                                                                \
+        if (unlikely(!tx_) || tm_private_stack(tx_, (p))) {                                  \
             *(p) = (v);                                                                      \
             return;                                                                          \
         }                                                                                    \

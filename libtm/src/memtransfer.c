@@ -13,7 +13,16 @@ static void transfer(void *dst, const void *src, size_t n, bool src_tm, bool dst
     struct tm_tx *tx = tm_current;
     if (n == 0)
         return;
-    if (!tx || tx->depth == 0 || tx->state == TX_IRREVOCABLE || (!src_tm && !dst_tm)) {
+    if (!tx || tx->depth == 0 || tx->state == TX_IRREVOCABLE) {
+        memmove(dst, src, n);
+        return;
+    }
+    /* Sides on the transaction's own dead-at-rollback stack need no barriers. */
+    if (src_tm && tm_private_stack(tx, src) && tm_private_stack(tx, (const uint8_t *)src + n - 1))
+        src_tm = false;
+    if (dst_tm && tm_private_stack(tx, dst) && tm_private_stack(tx, (uint8_t *)dst + n - 1))
+        dst_tm = false;
+    if (!src_tm && !dst_tm) {
         memmove(dst, src, n);
         return;
     }
@@ -70,7 +79,8 @@ TM_TRANSFER_KINDS(TM_DEFINE_TRANSFER)
 static void set(void *dst, int c, size_t n)
 {
     struct tm_tx *tx = tm_current;
-    if (!tx || tx->depth == 0 || tx->state == TX_IRREVOCABLE) {
+    if (!tx || tx->depth == 0 || tx->state == TX_IRREVOCABLE ||
+        (n && tm_private_stack(tx, dst) && tm_private_stack(tx, (uint8_t *)dst + n - 1))) {
         memset(dst, c, n);
         return;
     }

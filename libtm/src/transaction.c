@@ -98,6 +98,8 @@ static uint32_t begin_nested(struct tm_tx *tx, uint32_t props, const struct tm_j
     cp->state = tx->state;
     cp->cxa_catch_count = tx->cxa_catch_count;
     cp->cxa_uncaught = tm_eh_uncaught_count();
+    cp->stack_top = tx->stack_top;
+    tx->stack_top = (uintptr_t)jb->cfa;
     tx->depth++;
     if (tx->depth > tx->max_depth)
         tx->max_depth = tx->depth;
@@ -117,6 +119,7 @@ static void commit_nested(struct tm_tx *tx)
     if (cp && cp->depth == tx->depth - 1) {
         tx->id = cp->id;
         tx->props = cp->props;
+        tx->stack_top = cp->stack_top;
         if (cp->state == TX_IRREVOCABLE && tx->state == TX_SERIAL) {
             /* Back in an irrevocable outer transaction: the inner's undo log is useless. */
             tx->undo_log.len = cp->undo_len;
@@ -141,6 +144,7 @@ uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
     if (tx->depth > 0)
         return begin_nested(tx, props, jb);
     tx->jb = *jb;
+    tx->stack_top = (uintptr_t)jb->cfa;
     tx->props = tx->outer_props = props;
     tx->site = jb->rip;
     tx->restarts = 0;
@@ -179,6 +183,7 @@ void tm_restart(struct tm_tx *tx, enum tm_abort_reason reason)
         tm_cm_before_restart(tx);
     tx->depth = 1;
     tx->props = tx->outer_props;
+    tx->stack_top = (uintptr_t)tx->jb.cfa;
     uint32_t action = start_outermost(tx);
     tm_longjmp(&tx->jb, (action & (a_runInstrumentedCode | a_runUninstrumentedCode)) |
                             a_restoreLiveVariables);
@@ -211,6 +216,7 @@ void _ITM_abortTransaction(uint32_t reason)
         tm_eh_rollback(tx, &saved);
         tx->id = saved.id;
         tx->props = saved.props;
+        tx->stack_top = saved.stack_top;
         tx->depth = saved.depth;
         tx->algo = saved.algo;
         tx->state = saved.state;
@@ -222,6 +228,7 @@ void _ITM_abortTransaction(uint32_t reason)
     tx->depth = 0;
     tx->state = TX_INACTIVE;
     tx->algo = &tm_algo_irrevocable;
+    tx->stack_top = 0;
     tm_event_abort(tx, ABORT_USER);
     tm_longjmp(&jb, a_abortTransaction | a_restoreLiveVariables);
 }
@@ -250,6 +257,7 @@ static bool commit_outermost(struct tm_tx *tx)
     tx->depth = 0;
     tx->state = TX_INACTIVE;
     tx->algo = &tm_algo_irrevocable; /* barriers outside transactions touch memory directly */
+    tx->stack_top = 0;
     signal_end(tx);
     if (quiesce_time)
         tm_quiesce(tx, quiesce_time);

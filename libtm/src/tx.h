@@ -76,6 +76,7 @@ struct tm_checkpoint {
     enum tm_state state;
     uint32_t cxa_catch_count, cxa_uncaught;
     void *site;
+    uintptr_t stack_top;
 };
 
 struct tm_user_action {
@@ -123,6 +124,10 @@ struct tm_tx {
     struct tm_log checkpoints;
     struct tm_log exception_objects; /* {ptr, size} of exceptions allocated by this transaction */
     struct tm_jmpbuf jb; /* where the outermost transaction restarts */
+    /* CFA of the innermost transaction that can roll back: stack below it (frames of functions
+     * called inside that transaction) is dead after a rollback, so accesses there bypass the
+     * algorithm (no orecs, no logs). */
+    uintptr_t stack_top;
     uint64_t id, id_block_end;
     uint32_t restarts;   /* of the current outermost transaction */
     enum tm_abort_reason last_abort;
@@ -232,6 +237,14 @@ void tm_config_init(void);
 
 /* clone_table.c */
 void *tm_clone_lookup(void *fn);
+
+/* True for addresses in frames created inside the innermost cancellable transaction. */
+static inline bool tm_private_stack(const struct tm_tx *tx, const void *addr)
+{
+    uintptr_t a = (uintptr_t)addr, sp;
+    __asm__("movq %%rsp, %0" : "=r"(sp));
+    return a < tx->stack_top && a >= sp;
+}
 
 static inline uint64_t tm_cycles(void)
 {
