@@ -12,8 +12,10 @@
     do {                                                                                     \
         struct tm_tx *tx_ = tm_current;                                                      \
         T v_;                                                                                \
-        if (unlikely(!tx_) || tm_private_stack(tx_, (p)))                                    \
-            return *(p);                                                                     \
+        if (unlikely(!tx_) || tm_private_stack(tx_, (p))) {                                  \
+            __builtin_memcpy(&v_, (p), sizeof(T)); /* GCC passes under-aligned vectors */    \
+            return v_;                                                                       \
+        }                                                                                    \
         tx_->algo->read(tx_, (p), &v_, sizeof(T));                                           \
         return v_;                                                                           \
     } while (0)
@@ -22,7 +24,7 @@
     do {                                                                                     \
         struct tm_tx *tx_ = tm_current;                                                      \
         if (unlikely(!tx_) || tm_private_stack(tx_, (p))) {                                  \
-            *(p) = (v);                                                                      \
+            __builtin_memcpy((p), &(v), sizeof(T));                                          \
             return;                                                                          \
         }                                                                                    \
         tx_->algo->write(tx_, (p), &(v), sizeof(T));                                         \

@@ -1,0 +1,137 @@
+/* Every critical section of the server, named in this one place.
+ *
+ * Only the RP phase (workers processing their clients' packets in parallel) touches shared
+ * state concurrently; U (master alone) and S (workers read state nobody writes then, and
+ * write only their own clients) need no synchronisation. RP's shared-state accesses all sit
+ * inside these sections:
+ *
+ *   CS_MOVE_COMMAND   one clc_move command of one player: pmove against the world and the
+ *                     other players, relinking, item pickup, shooting (traces against players),
+ *                     spawning rockets, damage, deaths, frags and the messages they cause
+ *                     (prints/updatefrags into other clients' reliable queues, events into
+ *                     the global state buffer). The paper's big "areanode/entity" block.
+ *   CS_CLIENT_MESSAGE a small block appending to one client's reliable queue (sign-on
+ *                     replies, downloads, setinfo echoes), which other workers may be
+ *                     writing to at the same time (prints, frags, chat).
+ *   CS_BROADCAST      chat (`say`) and other prints to every client's reliable queue.
+ *   CS_SPAWN_PLAYER   putting a player into the world on `begin` (and marking the client
+ *                     spawned): choosing a spawn point away from other players,
+ *                     telefragging, linking. (Respawns after a death run nested inside
+ *                     CS_MOVE_COMMAND.)
+ *   CS_USERINFO       a client changing its name/colours (read by others' scoreboards).
+ *   CS_SCOREBOARD     a newcomer's "spawn" copying every slot's name, colours and frags.
+ *
+ * Nested sections (a move command's kill writing frags to everyone) run inside the outer
+ * one: the lock is re-entrant and nested transactions are flattened.
+ *
+ * -sync modes (one switch, same section bodies):
+ *   lock     one global re-entrant lock around each section (the paper's LOCK)
+ *   stm      each section is a __transaction_atomic block on libtm/libitm
+ *   stmlock  the transaction runs while holding the global lock (instrumentation cost, no
+ *            aborts; the paper's STM_LOCK)
+ *   none     no synchronisation (only valid with -threads 1)
+ *
+ * Section bodies only call transaction_safe code (QW_TM_SAFE). Logging inside a section goes
+ * through sv_log_deferred (transaction_pure: prints at once outside transactions, and via
+ * _ITM_addUserCommitAction when the enclosing transaction commits). A body that hits an
+ * error (e.g. a reliable queue overflowing half way through a kill) returns false from a
+ * CRITICAL_SECTION_CANCELLABLE: in stm/stmlock modes the whole section is rolled back with
+ * __transaction_cancel (failure atomicity); in lock mode its partial effects stay. */
+#ifndef SV_CRITICAL_SECTIONS_H
+#define SV_CRITICAL_SECTIONS_H
+
+#include <stdbool.h>
+
+typedef enum sv_cs_id {
+    CS_MOVE_COMMAND,
+    CS_CLIENT_MESSAGE,
+    CS_BROADCAST,
+    CS_SPAWN_PLAYER,
+    CS_USERINFO,
+    CS_SCOREBOARD,
+    CS_COUNT
+} sv_cs_id;
+
+extern const char *const sv_cs_names[CS_COUNT];
+
+typedef enum sv_sync_mode { SYNC_NONE, SYNC_LOCK, SYNC_STM, SYNC_STMLOCK } sv_sync_mode;
+
+extern sv_sync_mode sv_sync;
+
+void sv_sync_init(sv_sync_mode mode);
+const char *sv_sync_name(sv_sync_mode mode);
+/* The global re-entrant lock (lock and stmlock modes). */
+void sv_global_lock(void);
+void sv_global_unlock(void);
+/* Counts section entries per thread (for the statistics). */
+void sv_cs_count(sv_cs_id id);
+
+#ifdef SV_WITHOUT_TM
+/* Built without -fgnu-tm (e.g. for ThreadSanitizer runs of the lock mode): only lock and
+ * none exist; main() refuses stm/stmlock in such a build. */
+#define SV_HAVE_TM 0
+#define CRITICAL_SECTION(id, ...)                                                         \
+    do {                                                                                  \
+        sv_cs_count(id);                                                                  \
+        if (sv_sync != SYNC_NONE)                                                         \
+            sv_global_lock();                                                             \
+        { __VA_ARGS__ }                                                                   \
+        if (sv_sync != SYNC_NONE)                                                         \
+            sv_global_unlock();                                                           \
+    } while (0)
+#define CRITICAL_SECTION_CANCELLABLE(id, ok, expr)                                        \
+    CRITICAL_SECTION(id, (ok) = (expr);)
+#else
+#define SV_HAVE_TM 1
+/* Runs the statements in ... as critical section `id`. */
+#define CRITICAL_SECTION(id, ...)                                                         \
+    do {                                                                                  \
+        sv_cs_count(id);                                                                  \
+        switch (sv_sync) {                                                                \
+        case SYNC_STM:                                                                    \
+            __transaction_atomic { __VA_ARGS__ }                                          \
+            break;                                                                        \
+        case SYNC_STMLOCK:                                                                \
+            sv_global_lock();                                                             \
+            __transaction_atomic { __VA_ARGS__ }                                          \
+            sv_global_unlock();                                                           \
+            break;                                                                        \
+        case SYNC_LOCK:                                                                   \
+            sv_global_lock();                                                             \
+            { __VA_ARGS__ }                                                               \
+            sv_global_unlock();                                                           \
+            break;                                                                        \
+        case SYNC_NONE:                                                                   \
+        default: { __VA_ARGS__ } break;                                                   \
+        }                                                                                 \
+    } while (0)
+
+/* Like CRITICAL_SECTION for a body that is one boolean expression (a call): when it yields
+ * false the transaction is cancelled (rolled back) in the transactional modes. Stores the
+ * result in `ok` (false also after a cancel). */
+#define CRITICAL_SECTION_CANCELLABLE(id, ok, expr)                                        \
+    do {                                                                                  \
+        sv_cs_count(id);                                                                  \
+        (ok) = false;                                                                     \
+        switch (sv_sync) {                                                                \
+        case SYNC_STM:                                                                    \
+            __transaction_atomic { (ok) = (expr); if (!(ok)) __transaction_cancel; }      \
+            break;                                                                        \
+        case SYNC_STMLOCK:                                                                \
+            sv_global_lock();                                                             \
+            __transaction_atomic { (ok) = (expr); if (!(ok)) __transaction_cancel; }      \
+            sv_global_unlock();                                                           \
+            break;                                                                        \
+        case SYNC_LOCK:                                                                   \
+            sv_global_lock();                                                             \
+            (ok) = (expr);                                                                \
+            sv_global_unlock();                                                           \
+            break;                                                                        \
+        case SYNC_NONE:                                                                   \
+        default: (ok) = (expr); break;                                                    \
+        }                                                                                 \
+    } while (0)
+
+#endif
+
+#endif

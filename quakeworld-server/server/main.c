@@ -1,0 +1,208 @@
+/* qwsv: a QuakeWorld (protocol 28) deathmatch server with the Atomic Quake frame and a
+ * switch between lock-based and transactional synchronisation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "server.h"
+#include "sv_frame.h"
+#include "sv_game.h"
+#include "sv_log.h"
+#include "sv_map.h"
+#include "sv_net.h"
+#include "sv_stats.h"
+
+sv_server sv;
+__thread int sv_thread_index;
+
+double sv_clock(void)
+{
+    static struct timespec start;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if (start.tv_sec == 0 && start.tv_nsec == 0)
+        start = ts;
+    return (double)(ts.tv_sec - start.tv_sec) + (ts.tv_nsec - start.tv_nsec) * 1e-9;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: qwsv -basedir DIR -map NAME [options]\n"
+"A QuakeWorld protocol 28 deathmatch server (the Atomic Quake frame: U, RP, S).\n"
+"\n"
+"  -basedir DIR      directory holding id1/maps/NAME.bsp (e.g. ../shared/quake or a\n"
+"                    directory made by qwmapgen); DIR/protocol/chktbl.bin, if present,\n"
+"                    enables the clc_move checksum check (or set QW_CHKTBL=FILE)\n"
+"  -map NAME         map to run (crateprefab_dm, lqdm2, ...)\n"
+"  -port N           UDP port (default 27500)\n"
+"  -ip ADDR          address to bind (default: all; use 127.0.0.1 for local tests)\n"
+"  -threads N        threads serving clients, master included (1..%d, default 1)\n"
+"  -sync MODE        lock | stm | stmlock | none (default lock; none needs -threads 1)\n"
+"  -maxclients N     player slots (1..%d, default 16)\n"
+"  -stats SECONDS    print statistics every SECONDS (and always on exit)\n"
+"  -waitall          start each frame's request processing only when every client has\n"
+"                    sent a packet (or after 1 s)\n"
+"  -timelimit S      exit after S seconds (0 = run until SIGINT/SIGTERM)\n"
+"  -clienttimeout S  drop clients silent for S seconds (default 30)\n"
+"  -fraglimit N      announced in serverinfo (default 0)\n"
+"  --help            this text\n"
+"\n"
+"Statistics lines start with \"qwsv-stats\" and are key=value pairs (see sv_stats.c).\n",
+            SV_MAX_THREADS, QW_MAX_CLIENTS);
+}
+
+static bool parse_int(const char *opt, const char *v, int lo, int hi, int *out)
+{
+    char *end;
+    long x = v ? strtol(v, &end, 10) : 0;
+    if (!v || *end || x < lo || x > hi) {
+        fprintf(stderr, "qwsv: %s needs a number from %d to %d (got %s)\n", opt, lo, hi,
+                v ? v : "nothing");
+        return false;
+    }
+    *out = (int)x;
+    return true;
+}
+
+static bool parse_seconds(const char *opt, const char *v, double *out)
+{
+    char *end;
+    double x = v ? strtod(v, &end) : -1;
+    if (!v || *end || x < 0) {
+        fprintf(stderr, "qwsv: %s needs a number of seconds >= 0 (got %s)\n", opt,
+                v ? v : "nothing");
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static int parse_args(int argc, char **argv, sv_options *o)
+{
+    o->port = QW_PORT_SERVER;
+    o->threads = 1;
+    o->sync = SYNC_LOCK;
+    o->maxclients = 16;
+    o->client_timeout = SV_TIMEOUT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "-help")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "-port")) {
+            if (!parse_int(a, v, 1, 65535, &o->port))
+                return -1;
+            i++;
+        } else if (!strcmp(a, "-ip")) {
+            if (!v) {
+                fprintf(stderr, "qwsv: -ip needs an address\n");
+                return -1;
+            }
+            o->ip = v;
+            i++;
+        } else if (!strcmp(a, "-basedir")) {
+            if (!v) {
+                fprintf(stderr, "qwsv: -basedir needs a directory\n");
+                return -1;
+            }
+            o->basedir = v;
+            i++;
+        } else if (!strcmp(a, "-map")) {
+            if (!v) {
+                fprintf(stderr, "qwsv: -map needs a map name\n");
+                return -1;
+            }
+            o->map = v;
+            i++;
+        } else if (!strcmp(a, "-threads")) {
+            if (!parse_int(a, v, 1, SV_MAX_THREADS, &o->threads))
+                return -1;
+            i++;
+        } else if (!strcmp(a, "-maxclients")) {
+            if (!parse_int(a, v, 1, QW_MAX_CLIENTS, &o->maxclients))
+                return -1;
+            i++;
+        } else if (!strcmp(a, "-fraglimit")) {
+            if (!parse_int(a, v, 0, 10000, &o->fraglimit))
+                return -1;
+            i++;
+        } else if (!strcmp(a, "-stats")) {
+            if (!parse_seconds(a, v, &o->stats_interval))
+                return -1;
+            i++;
+        } else if (!strcmp(a, "-clienttimeout")) {
+            if (!parse_seconds(a, v, &o->client_timeout))
+                return -1;
+            i++;
+        } else if (!strcmp(a, "-timelimit")) {
+            if (!parse_seconds(a, v, &o->timelimit))
+                return -1;
+            i++;
+        } else if (!strcmp(a, "-waitall")) {
+            o->waitall = true;
+        } else if (!strcmp(a, "-sync")) {
+            if (v && !strcmp(v, "lock"))
+                o->sync = SYNC_LOCK;
+            else if (v && !strcmp(v, "stm"))
+                o->sync = SYNC_STM;
+            else if (v && !strcmp(v, "stmlock"))
+                o->sync = SYNC_STMLOCK;
+            else if (v && !strcmp(v, "none"))
+                o->sync = SYNC_NONE;
+            else {
+                fprintf(stderr, "qwsv: -sync must be lock, stm, stmlock or none (got %s)\n",
+                        v ? v : "nothing");
+                return -1;
+            }
+            i++;
+        } else {
+            fprintf(stderr, "qwsv: unknown option %s (see qwsv --help)\n", a);
+            return -1;
+        }
+    }
+    if (!o->basedir || !o->map) {
+        fprintf(stderr, "qwsv: -basedir and -map are required (see qwsv --help)\n");
+        return -1;
+    }
+    if (!SV_HAVE_TM && (o->sync == SYNC_STM || o->sync == SYNC_STMLOCK)) {
+        fprintf(stderr, "qwsv: this build has no transactional memory (SV_WITHOUT_TM)\n");
+        return -1;
+    }
+    if (o->sync == SYNC_NONE && o->threads != 1) {
+        fprintf(stderr, "qwsv: -sync none is only safe with -threads 1\n");
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    sv_clock();
+    if (parse_args(argc, argv, &sv.opt) < 0)
+        return 2;
+    sv_sync_init(sv.opt.sync);
+    sv_stats_init(sv.opt.threads);
+    sv.challenge_seed = (unsigned)time(NULL) ^ (unsigned)sv.opt.port;
+    sv_game_init_players();
+
+    char err[1024];
+    if (!sv_map_load(sv.opt.basedir, sv.opt.map, err, sizeof err)) {
+        fprintf(stderr, "qwsv: %s\n", err);
+        return 1;
+    }
+    sv.sock = sv_net_open(sv.opt.ip, sv.opt.port, err, sizeof err);
+    if (sv.sock < 0) {
+        fprintf(stderr, "qwsv: %s\n", err);
+        return 1;
+    }
+    sv_log("qwsv listening on %s:%d, map %s, %d thread(s), sync %s%s", sv.opt.ip ? sv.opt.ip : "*",
+           sv.opt.port, sv.opt.map, sv.opt.threads, sv_sync_name(sv.opt.sync),
+           sv.opt.waitall ? ", waitall" : "");
+    sv_frame_run();
+    sv_log("qwsv stopped");
+    return 0;
+}

@@ -1,0 +1,249 @@
+/* qwsv: shared types and globals of the server.
+ *
+ * Ownership (who may write what, phase by phase; see frame.c for the phases):
+ *   sv_client   owned by its worker (client->worker), except `reliable` (sv_reliable.h),
+ *               which any worker may append to inside a critical section.
+ *   sv_player   game state of a client's player: written in RP inside CS_MOVE_COMMAND /
+ *               CS_SPAWN_PLAYER (any worker: damage hits other players), read in S.
+ *   sv_entity   non-player entities (items, rockets): U (master) and RP inside
+ *               CS_MOVE_COMMAND (pickups, firing rockets).
+ *   sv.events   the global state buffer (temp entities, sounds): U and RP inside
+ *               CS_MOVE_COMMAND; read by everybody in S.
+ *   Client slots are created and freed only by the master outside RP/S. */
+#ifndef SV_SERVER_H
+#define SV_SERVER_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "area.h"
+#include "bsp.h"
+#include "pmove.h"
+#include "pvs.h"
+#include "qw_crc.h"
+#include "qw_entity_delta.h"
+#include "qw_msg.h"
+#include "qw_netchan.h"
+#include "qw_protocol.h"
+#include "qw_usercmd.h"
+#include "critical_sections.h"
+
+#define SV_MAX_THREADS 16
+#define SV_MAX_ENTITIES 512          /* entity numbers must fit 9 bits on the wire */
+#define SV_FIRST_NONPLAYER (QW_MAX_CLIENTS + 1)
+#define SV_INBOX 16                   /* packets queued per client between frames */
+#define SV_RELIABLE_BLOCKS 12         /* reliable backlog per client (x QW_MAX_MSGLEN) */
+#define SV_EVENT_FRAMES 16            /* frames of global events kept for slow clients */
+#define SV_TIMEOUT 30.0               /* default -clienttimeout */
+
+typedef enum { CL_FREE = 0, CL_CONNECTED, CL_SPAWNED } sv_client_state;
+
+/* One queued block of reliable data. */
+typedef struct sv_reliable_block {
+    uint16_t len;
+    uint8_t data[QW_MAX_MSGLEN];
+} sv_reliable_block;
+
+/* Reliable data waiting for the netchan (QuakeWorld's "backbuf"): appended by anyone inside
+ * a critical section, moved into the netchan by the owner in S. */
+typedef struct sv_reliable {
+    int first, count;                 /* ring of blocks */
+    bool overflowed;                  /* the client fell too far behind: drop it */
+    sv_reliable_block blocks[SV_RELIABLE_BLOCKS];
+} sv_reliable;
+
+/* Entity states sent in one packet, kept for delta compression. */
+typedef struct sv_client_frame {
+    int32_t sequence;                 /* netchan sequence of the packet that carried it */
+    double senttime;
+    int num_entities;
+    qw_entity_state entities[QW_MAX_PACKET_ENTITIES];
+} sv_client_frame;
+
+typedef struct sv_inbox_packet {
+    uint16_t len;
+    uint8_t data[QW_MAX_PACKET];
+} sv_inbox_packet;
+
+typedef struct sv_client {
+    sv_client_state state;
+    int slot;
+    int worker;                       /* thread index that owns it (round-robin at connect) */
+    int userid;
+    struct sockaddr_in addr;
+    int qport;
+    char userinfo[QW_MAX_INFO_STRING];
+    char name[32];
+    int topcolor, bottomcolor;
+    qw_netchan netchan;
+    int spawncount;                   /* the sign-on generation the client must quote */
+    double connect_time;
+    bool drop_requested;              /* set by its worker; the master drops it in U */
+    char drop_reason[64];
+
+    /* packets queued by the receiver (master) for the worker */
+    int inbox_count;
+    sv_inbox_packet inbox[SV_INBOX];
+    bool send_reply;                  /* got a valid packet this frame: answer in S */
+
+    sv_reliable reliable;             /* shared: see sv_reliable.h */
+
+    qw_usercmd lastcmd;
+    double last_cmd_time;             /* sv time of the last command (playerinfo msec) */
+    int delta_sequence;               /* clc_delta: frame to delta from, -1 = full */
+    sv_client_frame frames[QW_UPDATE_BACKUP];
+    int sent_stats[QW_MAX_CL_STATS];
+    bool stats_valid;
+    unsigned events_sent_frame;       /* last global event frame copied to this client */
+    double ping_ms;                   /* smoothed round trip */
+    int chokecount;
+
+    /* download in progress */
+    uint8_t *download;
+    int download_size, download_pos;
+
+    /* rate-limited logging of bad packets */
+    double bad_log_time;
+    int bad_suppressed;
+    uint64_t commands_processed;
+} sv_client;
+
+typedef enum { WEAPON_AXE, WEAPON_SHOTGUN, WEAPON_ROCKET } sv_weapon;
+
+/* Game state of one player (entity number slot + 1). */
+typedef struct sv_player {
+    bool active;                      /* in the game (after begin) */
+    qw_area_object link;              /* in the areanode tree while alive */
+    float origin[3], velocity[3], angles[3];
+    int onground, waterlevel, oldbuttons;
+    float waterjumptime;
+    int health, armor;
+    float armortype;
+    int items;                        /* IT_* weapons and armour bits */
+    int shells, rockets;
+    int weapon;                       /* IT_SHOTGUN, IT_ROCKET_LAUNCHER, IT_AXE */
+    int frags;
+    bool dead;
+    double death_time;
+    double attack_finished;
+    int weaponframe;
+    int frame;
+    int effects;
+    uint32_t random_state;            /* per-player generator (usable inside transactions) */
+    int dmg_take, dmg_save;           /* damage this frame, sent as svc_damage in S */
+    float dmg_origin[3];
+    bool setangle;                    /* force the view angles (spawn) in the next reply */
+} sv_player;
+
+typedef enum { ENT_FREE = 0, ENT_ITEM, ENT_ROCKET, ENT_BRUSH, ENT_TELEPORT } sv_entity_kind;
+
+typedef enum {
+    ITEM_HEALTH, ITEM_HEALTH_MEGA, ITEM_ARMOR1, ITEM_ARMOR2, ITEM_ARMORINV, ITEM_SHELLS,
+    ITEM_ROCKETS, ITEM_WEAPON_SHOTGUN, ITEM_WEAPON_ROCKET, ITEM_OTHER_WEAPON, ITEM_COUNT
+} sv_item_type;
+
+typedef struct sv_entity {
+    sv_entity_kind kind;
+    int number;
+    qw_area_object link;
+    float origin[3], angles[3], velocity[3];
+    float mins[3], maxs[3];
+    int modelindex, frame, skinnum, effects;
+    bool visible;                     /* items: false while waiting to respawn */
+    int item;                         /* sv_item_type */
+    double respawn_time;
+    int owner_slot;                   /* rockets */
+    float dest_origin[3];             /* teleporters: where they send players, and the */
+    float dest_yaw;                   /* direction players then face */
+    double die_time;
+    qw_entity_state baseline;
+} sv_entity;
+
+/* Global events (temp entities, sounds) written during one frame, sent to everybody. */
+typedef struct sv_event_frame {
+    unsigned frame;
+    qw_sizebuf buf;
+    uint8_t data[QW_MAX_MSGLEN];
+} sv_event_frame;
+
+typedef struct sv_spawnpoint {
+    float origin[3];
+    float angle;
+} sv_spawnpoint;
+
+typedef struct sv_options {
+    int port;
+    const char *ip;
+    const char *basedir;
+    const char *map;
+    int threads;
+    sv_sync_mode sync;
+    int maxclients;
+    double stats_interval;
+    bool waitall;
+    double timelimit;
+    double client_timeout;            /* seconds of silence before a client is dropped */
+    int fraglimit;
+} sv_options;
+
+typedef struct sv_server {
+    sv_options opt;
+    int sock;
+    double realtime;                  /* seconds since start (wall clock) */
+    double time;                      /* game time */
+    double last_physics;
+    unsigned framenum;
+    int spawncount;
+    char mapname[64];
+    char mappath[512];
+    uint8_t *mapfile;
+    size_t mapfile_len;
+    uint32_t bsp_checksum, bsp_checksum2;
+    qw_bsp *bsp;
+    qw_pvs *pvs;
+    qw_area area;
+    qw_movevars movevars;
+    bool have_chktbl;
+    qw_chktbl chktbl;
+    char serverinfo[QW_MAX_SERVERINFO_STRING];
+
+    int num_models;
+    char model_names[QW_MAX_MODELS][64];
+    int num_sounds;
+    char sound_names[QW_MAX_SOUNDS][64];
+    int model_v_axe, model_v_shot, model_v_rock;
+    int model_player, model_eyes, model_missile, model_armor, model_g_rock, model_g_shot;
+    int model_item[ITEM_COUNT];
+    int sound_item, sound_rocket_fire, sound_explode, sound_shotgun, sound_pain,
+        sound_death, sound_gib;
+
+    sv_client clients[QW_MAX_CLIENTS];
+    sv_player players[QW_MAX_CLIENTS];
+    sv_entity entities[SV_MAX_ENTITIES];
+    int num_entities;                 /* highest entity number in use + 1 */
+    sv_spawnpoint spawnpoints[64];
+    int num_spawnpoints;
+    int spawn_rotation;
+
+    /* sign-on data (static entities, baselines), split in chunks sent by "prespawn" */
+    int num_signon_chunks;
+    uint16_t signon_len[32];
+    uint8_t signon_data[32][1200];
+    char level_title[64];
+
+    sv_event_frame events[SV_EVENT_FRAMES];
+    int next_userid;
+    int next_worker;
+    unsigned challenge_seed;
+    struct { struct sockaddr_in addr; int challenge; double time; } challenges[64];
+} sv_server;
+
+extern sv_server sv;
+
+/* Index of the calling thread (0 = master). */
+extern __thread int sv_thread_index;
+
+double sv_clock(void);
+#endif

@@ -1,0 +1,42 @@
+/* The deathmatch game in C: players, weapons (axe, shotgun hitscan, rockets with splash
+ * damage), items with pickup and respawn, damage, death, frags, respawn.
+ * Functions marked QW_TM_SAFE run inside critical sections (see critical_sections.h). */
+#ifndef SV_GAME_H
+#define SV_GAME_H
+
+#include "server.h"
+
+/* map load (master, single-threaded) */
+void sv_game_spawn_item(int item, const float origin[3]);
+/* Brush entities (func_wall, doors, ...) stand still as their submodel; solid or not. */
+void sv_game_spawn_brush(int submodel, bool solid);
+/* trigger_teleport: an invisible trigger (the submodel's box) sending players to dest. */
+void sv_game_spawn_teleport(int submodel, const float dest[3], float yaw);
+/* Maps without items (like crateprefab_dm) get one item per spawn point, so players meet. */
+void sv_game_add_default_items(void);
+void sv_game_init_players(void);
+
+/* RP, inside CS_SPAWN_PLAYER (begin) or nested inside CS_MOVE_COMMAND (respawn).
+ * False if a reliable queue overflowed (the section is cancelled). */
+QW_TM_SAFE bool sv_game_spawn_player(int slot);
+/* RP, inside CS_MOVE_COMMAND: one movement command of a spawned client. */
+QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd);
+/* What did the damage (for obituaries). */
+typedef enum { DMG_SHOTGUN, DMG_AXE, DMG_ROCKET, DMG_TELEFRAG, DMG_SUICIDE } sv_damage_cause;
+/* RP inside a section, or U: damage and its consequences (death, frags, obituaries). */
+QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float from[3],
+                               sv_damage_cause cause);
+
+/* master only (U or between frames) */
+void sv_game_remove_player(int slot);
+void sv_game_physics(double dt);
+
+/* the global state buffer of the current frame (U, or RP inside CS_MOVE_COMMAND) */
+QW_TM_SAFE void sv_event_temp_entity(int type, const float origin[3]);
+QW_TM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float origin[3]);
+void sv_events_begin_frame(void);
+
+/* player stats as sent with svc_updatestat */
+void sv_game_player_stats(int slot, int stats[QW_MAX_CL_STATS]);
+
+#endif

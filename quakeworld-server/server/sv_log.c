@@ -1,0 +1,103 @@
+/* Logging (see sv_log.h). */
+#include "sv_log.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+
+
+/* The libitm ABI entry points used here (declared by hand: GCC ships no libitm.h). */
+typedef uint64_t sv_itm_transaction_id;
+extern int _ITM_inTransaction(void) __attribute__((transaction_pure));
+extern void _ITM_addUserCommitAction(void (*fn)(void *), sv_itm_transaction_id resuming,
+                                     void *arg) __attribute__((transaction_pure));
+extern void _ITM_addUserUndoAction(void (*fn)(void *), void *arg)
+    __attribute__((transaction_pure));
+#define SV_ITM_NO_TRANSACTION_ID 1
+
+static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void log_line(const char *line)
+{
+    pthread_mutex_lock(&log_mutex);
+    fprintf(stdout, "[%9.3f] %s\n", sv_clock(), line);
+    fflush(stdout);
+    pthread_mutex_unlock(&log_mutex);
+}
+
+void sv_log(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    log_line(line);
+}
+
+static void commit_print(void *arg)
+{
+    log_line(arg);
+    free(arg);
+}
+
+static void undo_free(void *arg)
+{
+    free(arg);
+}
+
+void sv_log_deferred(const char *prefix, const char *text)
+{
+    char line[512];
+    snprintf(line, sizeof line, "%s%s", prefix, text);
+    size_t n = strlen(line);
+    if (n > 0 && line[n - 1] == '\n')
+        line[n - 1] = 0;
+    if (_ITM_inTransaction() == 0) {
+        log_line(line);
+        return;
+    }
+    char *copy = strdup(line);
+    if (!copy)
+        return;
+    /* exactly one of the two runs: commit prints and frees, rollback frees */
+    _ITM_addUserCommitAction(commit_print, SV_ITM_NO_TRANSACTION_ID, copy);
+    _ITM_addUserUndoAction(undo_free, copy);
+}
+
+void sv_log_bad_client_packet(sv_client *cl, const char *why)
+{
+    if (sv.realtime - cl->bad_log_time < 1.0) {
+        cl->bad_suppressed++;
+        return;
+    }
+    if (cl->bad_suppressed)
+        sv_log("dropped a bad packet from %s (slot %d): %s (%d more suppressed)", cl->name,
+               cl->slot, why, cl->bad_suppressed);
+    else
+        sv_log("dropped a bad packet from %s (slot %d): %s", cl->name, cl->slot, why);
+    cl->bad_log_time = sv.realtime;
+    cl->bad_suppressed = 0;
+}
+
+void sv_log_bad_packet(const struct sockaddr_in *from, const char *why)
+{
+    static double last;
+    static int suppressed;
+    /* only the master thread handles connectionless packets, so no lock is needed */
+    if (sv.realtime - last < 1.0) {
+        suppressed++;
+        return;
+    }
+    char addr[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &from->sin_addr, addr, sizeof addr);
+    sv_log("dropped a bad packet from %s:%d: %s (%d more suppressed)", addr,
+           ntohs(from->sin_port), why, suppressed);
+    last = sv.realtime;
+    suppressed = 0;
+}

@@ -1,0 +1,24 @@
+/* Logging: plain lines on stdout, a transaction-aware deferred variant for use inside
+ * critical sections, and rate-limited reports of bad packets. */
+#ifndef SV_LOG_H
+#define SV_LOG_H
+
+#include <stdbool.h>
+#include <netinet/in.h>
+
+struct sv_client;
+
+void sv_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* For critical sections: logs prefix + text (a trailing newline is dropped). Outside a
+ * transaction it prints at once; inside one, the line is printed when the outermost
+ * transaction commits (_ITM_addUserCommitAction) and forgotten if it aborts, so a retried
+ * transaction logs once. (Pass a buffer that also goes to transaction_safe code: GCC 12
+ * crashes on a local array whose only use is this transaction_pure call.) */
+__attribute__((transaction_pure)) void sv_log_deferred(const char *prefix, const char *text);
+/* Reports a dropped packet from a client at most once per second per client (counts the
+ * rest and says how many were suppressed). */
+void sv_log_bad_client_packet(struct sv_client *cl, const char *why);
+/* Same for connectionless packets (one global rate limit). */
+void sv_log_bad_packet(const struct sockaddr_in *from, const char *why);
+
+#endif

@@ -1,0 +1,14 @@
+/* Loading the map: BSP + checksums, collision/visibility tables, precache lists, item and
+ * spawn point entities from the entity lump, serverinfo, and the sign-on chunks. */
+#ifndef SV_MAP_H
+#define SV_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Loads basedir/id1/maps/<name>.bsp. False with a message naming the file on failure. */
+bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen);
+/* Rebuilds sv.serverinfo (after maxclients/limits change). */
+void sv_map_build_serverinfo(void);
+
+#endif

@@ -1,0 +1,94 @@
+/* Per-client reliable queues (see sv_reliable.h). */
+#include "sv_reliable.h"
+
+#include <string.h>
+
+QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len)
+{
+    sv_reliable *q = &cl->reliable;
+    if (cl->state == CL_FREE)
+        return true; /* nobody to deliver to: not an error */
+    if (len > QW_MAX_MSGLEN || q->overflowed) {
+        q->overflowed = true;
+        return false;
+    }
+    if (q->count > 0) {
+        sv_reliable_block *last = &q->blocks[(q->first + q->count - 1) % SV_RELIABLE_BLOCKS];
+        if (last->len + len <= QW_MAX_MSGLEN) {
+            memcpy(last->data + last->len, data, len);
+            last->len = (uint16_t)(last->len + len);
+            return true;
+        }
+    }
+    if (q->count == SV_RELIABLE_BLOCKS) {
+        q->overflowed = true;
+        return false;
+    }
+    sv_reliable_block *b = &q->blocks[(q->first + q->count) % SV_RELIABLE_BLOCKS];
+    memcpy(b->data, data, len);
+    b->len = (uint16_t)len;
+    q->count++;
+    return true;
+}
+
+QW_TM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text)
+{
+    uint8_t buf[QW_MAX_MSGLEN];
+    qw_sizebuf sb;
+    qw_sizebuf_init(&sb, buf, sizeof buf);
+    qw_write_byte(&sb, svc_print);
+    qw_write_byte(&sb, level);
+    qw_write_string(&sb, text);
+    return !sb.overflowed && sv_reliable_write(cl, buf, sb.cursize);
+}
+
+QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text)
+{
+    uint8_t buf[QW_MAX_MSGLEN];
+    qw_sizebuf sb;
+    qw_sizebuf_init(&sb, buf, sizeof buf);
+    qw_write_byte(&sb, svc_stufftext);
+    qw_write_string(&sb, text);
+    return !sb.overflowed && sv_reliable_write(cl, buf, sb.cursize);
+}
+
+QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len)
+{
+    bool ok = true;
+    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+        sv_client *cl = &sv.clients[i];
+        if (cl->state == CL_CONNECTED || cl->state == CL_SPAWNED)
+            ok &= sv_reliable_write(cl, data, len);
+    }
+    return ok;
+}
+
+QW_TM_SAFE bool sv_broadcast_print(int level, const char *text)
+{
+    uint8_t buf[QW_MAX_MSGLEN];
+    qw_sizebuf sb;
+    qw_sizebuf_init(&sb, buf, sizeof buf);
+    qw_write_byte(&sb, svc_print);
+    qw_write_byte(&sb, level);
+    qw_write_string(&sb, text);
+    return !sb.overflowed && sv_reliable_broadcast(buf, sb.cursize);
+}
+
+void sv_reliable_to_netchan(sv_client *cl)
+{
+    sv_reliable *q = &cl->reliable;
+    /* Only hand over a block when the netchan has nothing queued: the netchan sends its
+     * message as one reliable block, so blocks stay whole and in order. */
+    while (q->count > 0 && cl->netchan.message.cursize == 0) {
+        sv_reliable_block *b = &q->blocks[q->first];
+        qw_write_data(&cl->netchan.message, b->data, b->len);
+        q->first = (q->first + 1) % SV_RELIABLE_BLOCKS;
+        q->count--;
+    }
+}
+
+void sv_reliable_clear(sv_client *cl)
+{
+    cl->reliable.first = cl->reliable.count = 0;
+    cl->reliable.overflowed = false;
+}

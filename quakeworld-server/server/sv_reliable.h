@@ -1,0 +1,25 @@
+/* Per-client reliable queues (QuakeWorld's "backbuf"). Any worker may append to any
+ * client's queue, so every append happens inside a critical section (these functions are
+ * transaction_safe); only the owner moves blocks into its netchan, in the S phase.
+ * A message is never split between blocks. When the backlog is full the queue is marked
+ * overflowed and the client is dropped. */
+#ifndef SV_RELIABLE_H
+#define SV_RELIABLE_H
+
+#include "server.h"
+
+/* Appends one whole message. False if it does not fit (queue marked overflowed). */
+QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len);
+/* svc_print / svc_stufftext helpers (build the message on the stack, then append). */
+QW_TM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text);
+QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text);
+/* Appends the message to every client in the game (connected or spawned); false if some
+ * queue overflowed (that client will be dropped). */
+QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len);
+QW_TM_SAFE bool sv_broadcast_print(int level, const char *text);
+
+/* S phase (owner only): moves queued blocks into the netchan when it can take them. */
+void sv_reliable_to_netchan(sv_client *cl);
+void sv_reliable_clear(sv_client *cl);
+
+#endif

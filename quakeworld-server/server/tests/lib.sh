@@ -1,0 +1,66 @@
+# Shared helpers of the qwsv behaviour tests (sourced). Environment from tests.mk:
+# QWSV, QWCLIENT, QW_SHARED, QW_BIN, QW_TMPDIR, QW_CORPUS.
+set -u
+test_name=$(basename "$0" .sh)
+tmp=$QW_TMPDIR/$test_name
+rm -rf "$tmp"
+mkdir -p "$tmp"
+server_pid=
+client_pids=()
+
+cleanup() {
+    for p in "${client_pids[@]}"; do kill "$p" 2>/dev/null; done
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*"; [ -f "$tmp/server.log" ] && tail -n 30 "$tmp/server.log"; exit 1; }
+skip() { echo "$*"; exit 77; }
+
+# The sequence checksum table, when the shared Quake data is there.
+chktbl=$QW_SHARED/quake/protocol/chktbl.bin
+[ -f "$chktbl" ] || chktbl=
+
+# Chooses the map: one made by qwmapgen when it is built, else crateprefab_dm.
+pick_map() {
+    if [ -x "$QW_BIN/qwmapgen" ]; then
+        basedir=$tmp/base
+        map=arena
+        "$QW_BIN/qwmapgen" -o "$basedir/id1/maps/$map.bsp" "$@" >"$tmp/mapgen.log" 2>&1 ||
+            fail "qwmapgen failed: $(cat "$tmp/mapgen.log")"
+    elif [ -f "$QW_SHARED/quake/id1/maps/crateprefab_dm.bsp" ]; then
+        echo "note: qwmapgen not built; using shared crateprefab_dm"
+        basedir=$QW_SHARED/quake
+        map=crateprefab_dm
+    else
+        skip "skipped: neither build/bin/qwmapgen nor $QW_SHARED/quake/id1/maps/crateprefab_dm.bsp exists"
+    fi
+    mapfile=$basedir/id1/maps/$map.bsp
+}
+
+# start_server PORT [qwsv options...]: starts qwsv and waits until it listens.
+start_server() {
+    local port=$1; shift
+    QW_CHKTBL=$chktbl "$QWSV" -ip 127.0.0.1 -port "$port" -basedir "$basedir" -map "$map" "$@" \
+        >"$tmp/server.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 100); do
+        grep -q "listening on" "$tmp/server.log" 2>/dev/null && return 0
+        kill -0 "$server_pid" 2>/dev/null || fail "qwsv exited at start-up: $(cat "$tmp/server.log")"
+        sleep 0.1
+    done
+    fail "qwsv did not start listening"
+}
+
+# stop_server: asks qwsv to stop (SIGTERM) and waits, so its final statistics are written.
+stop_server() {
+    kill -TERM "$server_pid" 2>/dev/null
+    wait "$server_pid" 2>/dev/null
+    server_pid=
+}
+
+# client NAME PORT [qwclient options...]: runs a test client in the foreground.
+client() {
+    local name=$1 port=$2; shift 2
+    "$QWCLIENT" -port "$port" -name "$name" -map "$mapfile" -chktbl "$chktbl" "$@"
+}

@@ -1,0 +1,274 @@
+/* CMocka units of the server: tokenizer, client message parser (known bytes, checksum,
+ * malformed input), the reliable queues, and the regression corpus replayed through the
+ * parser (argv[1] = corpus dir, argv[2] = chktbl.bin or ""). */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "server.h"
+#include "sv_parse.h"
+#include "sv_reliable.h"
+#include "sv_tokenize.h"
+
+sv_server sv;
+__thread int sv_thread_index;
+double sv_clock(void) { return 0; }
+
+static const char *corpus_dir, *chktbl_path;
+
+static void test_tokenize(void **state)
+{
+    (void)state;
+    sv_args a;
+    assert_true(sv_tokenize("prespawn 3 0 12345", &a));
+    assert_int_equal(a.argc, 4);
+    assert_string_equal(a.argv[0], "prespawn");
+    assert_string_equal(sv_arg(&a, 3), "12345");
+    assert_string_equal(sv_arg(&a, 9), "");
+    assert_true(sv_tokenize("say \"hello world\" // comment", &a));
+    assert_int_equal(a.argc, 2);
+    assert_string_equal(a.argv[1], "hello world");
+    assert_string_equal(a.rest, "\"hello world\" // comment");
+    assert_true(sv_tokenize("connect 28 1 2 \"\\name\\x\"\nextra", &a));
+    assert_int_equal(a.argc, 5);
+    assert_string_equal(a.argv[4], "\\name\\x");
+    char big[600];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    assert_false(sv_tokenize(big, &a));
+    assert_int_equal(a.argc, 0);
+    assert_false(sv_tokenize("a b c d e f g h i j k l m n o p q r s", &a));
+}
+
+/* A clc_move with three commands and a checksum computed like a client does. */
+static size_t build_move(uint8_t *buf, size_t size, const qw_chktbl *tbl, int32_t seq)
+{
+    qw_sizebuf sb;
+    qw_sizebuf_init(&sb, buf, size);
+    qw_write_byte(&sb, clc_stringcmd);
+    qw_write_string(&sb, "say hi");
+    qw_write_byte(&sb, clc_move);
+    size_t at = sb.cursize;
+    qw_write_byte(&sb, 0);
+    qw_write_byte(&sb, 5);
+    qw_usercmd zero = {0}, c = {.msec = 13, .forwardmove = 400, .angles = {0, 90, 0}};
+    qw_usercmd_write_delta(&sb, &zero, &c);
+    qw_usercmd_write_delta(&sb, &c, &c);
+    qw_usercmd c2 = c;
+    c2.buttons = QW_BUTTON_ATTACK;
+    qw_usercmd_write_delta(&sb, &c, &c2);
+    if (tbl)
+        buf[at] = qw_sequence_crc_byte(tbl, buf + at + 1, sb.cursize - at - 1, seq);
+    qw_write_byte(&sb, clc_delta);
+    qw_write_byte(&sb, 77);
+    return sb.cursize;
+}
+
+static void test_parse_valid_message(void **state)
+{
+    (void)state;
+    uint8_t buf[256];
+    size_t n = build_move(buf, sizeof buf, NULL, 0);
+    static sv_parsed_message m;
+    assert_true(sv_parse_client_message(buf, n, NULL, 10, &m));
+    assert_null(m.error);
+    assert_true(m.has_move);
+    assert_true(m.move_checksum_ok);
+    assert_int_equal(m.move_loss, 5);
+    assert_int_equal(m.cmds[2].buttons, QW_BUTTON_ATTACK);
+    assert_int_equal(m.cmds[0].forwardmove, 400);
+    assert_int_equal(m.delta_sequence, 77);
+    assert_int_equal(m.num_stringcmds, 1);
+    assert_string_equal(m.stringcmds[0], "say hi");
+}
+
+static void test_parse_checksum(void **state)
+{
+    (void)state;
+    qw_chktbl tbl;
+    char err[300];
+    if (!chktbl_path || !*chktbl_path || !qw_chktbl_load(&tbl, chktbl_path, err, sizeof err)) {
+        printf("skipping the checksum check: no chktbl.bin (shared/quake/protocol)\n");
+        skip();
+    }
+    uint8_t buf[256];
+    static sv_parsed_message m;
+    size_t n = build_move(buf, sizeof buf, &tbl, 1234);
+    assert_true(sv_parse_client_message(buf, n, &tbl, 1234, &m));
+    assert_true(m.move_checksum_ok);
+    /* the same bytes under another sequence number fail the check */
+    assert_true(sv_parse_client_message(buf, n, &tbl, 1235, &m));
+    assert_false(m.move_checksum_ok);
+}
+
+static void test_parse_rejects_malformed(void **state)
+{
+    (void)state;
+    static sv_parsed_message m;
+    uint8_t buf[256];
+    size_t n = build_move(buf, sizeof buf, NULL, 0);
+    for (size_t cut = 1; cut < n - 2; cut++) {
+        bool ok = sv_parse_client_message(buf, cut, NULL, 0, &m);
+        /* every cut inside the string or the move is rejected; cutting right after the
+         * string command leaves a valid message */
+        if (cut == 8)
+            assert_true(ok);
+        else
+            assert_false(ok);
+    }
+    static const uint8_t unknown[] = {0x63};
+    assert_false(sv_parse_client_message(unknown, 1, NULL, 0, &m));
+    assert_string_equal(m.error, "unknown client message id");
+    uint8_t two[512];
+    memcpy(two, buf + 8, n - 8 - 2);
+    memcpy(two + n - 10, buf + 8, n - 8 - 2);
+    assert_false(sv_parse_client_message(two, 2 * (n - 10), NULL, 0, &m));
+    static uint8_t long_string[QW_MAX_STRINGCMD + 10];
+    long_string[0] = clc_stringcmd;
+    memset(long_string + 1, 'a', QW_MAX_STRINGCMD + 5);
+    long_string[QW_MAX_STRINGCMD + 6] = 0;
+    assert_false(sv_parse_client_message(long_string, sizeof long_string, NULL, 0, &m));
+}
+
+static void test_reliable_queue(void **state)
+{
+    (void)state;
+    sv_client *cl = &sv.clients[0];
+    memset(cl, 0, sizeof *cl);
+    cl->state = CL_CONNECTED;
+    qw_netchan_init(&cl->netchan, false, 0);
+    static uint8_t chunk[1000];
+    /* two 1000-byte messages do not share a block */
+    assert_true(sv_reliable_write(cl, chunk, sizeof chunk));
+    assert_true(sv_reliable_write(cl, chunk, sizeof chunk));
+    assert_int_equal(cl->reliable.count, 2);
+    assert_true(sv_reliable_print(cl, PRINT_HIGH, "small\n"));
+    assert_int_equal(cl->reliable.count, 2);
+    assert_int_equal(cl->reliable.blocks[1].len, 1000 + 2 + 7);
+    /* only one block goes to the netchan at a time */
+    sv_reliable_to_netchan(cl);
+    assert_int_equal(cl->netchan.message.cursize, 1000);
+    assert_int_equal(cl->reliable.count, 1);
+    sv_reliable_to_netchan(cl);
+    assert_int_equal(cl->reliable.count, 1);
+    /* the backlog is bounded: overflow marks the queue */
+    for (int i = 0; i < SV_RELIABLE_BLOCKS; i++)
+        sv_reliable_write(cl, chunk, sizeof chunk);
+    assert_true(cl->reliable.overflowed);
+    assert_false(sv_reliable_write(cl, chunk, 1));
+    sv_reliable_clear(cl);
+    assert_false(cl->reliable.overflowed);
+    /* free slots accept and ignore messages */
+    cl->state = CL_FREE;
+    assert_true(sv_reliable_write(cl, chunk, sizeof chunk));
+    assert_int_equal(cl->reliable.count, 0);
+}
+
+/* The failure-atomicity contract of CRITICAL_SECTION_CANCELLABLE: in the transactional
+ * modes a body that fails is rolled back; with the lock its partial effects stay. */
+static int shared_counter;
+static uint8_t shared_bytes[64];
+
+static QW_TM_SAFE bool half_done_then_fail(int value)
+{
+    shared_counter += value;
+    memset(shared_bytes, value, sizeof shared_bytes);
+    return false;
+}
+
+static QW_TM_SAFE bool succeed(int value)
+{
+    shared_counter += value;
+    return true;
+}
+
+static void test_cancel_rolls_back(void **state)
+{
+    (void)state;
+    sv_sync_init(SYNC_STM);
+    bool ok = true;
+    shared_counter = 5;
+    memset(shared_bytes, 1, sizeof shared_bytes);
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, half_done_then_fail(3));
+    assert_false(ok);
+    assert_int_equal(shared_counter, 5);
+    assert_int_equal(shared_bytes[10], 1);
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, succeed(3));
+    assert_true(ok);
+    assert_int_equal(shared_counter, 8);
+
+    sv_sync_init(SYNC_STMLOCK);
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, half_done_then_fail(3));
+    assert_false(ok);
+    assert_int_equal(shared_counter, 8);
+
+    sv_sync_init(SYNC_LOCK);
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, half_done_then_fail(3));
+    assert_false(ok);
+    assert_int_equal(shared_counter, 11); /* no rollback without transactions */
+    assert_int_equal(shared_bytes[10], 3);
+    /* the lock is re-entrant (sections nest through calls, e.g. a kill printing to all) */
+    sv_global_lock();
+    CRITICAL_SECTION(CS_BROADCAST, shared_counter++;);
+    sv_global_unlock();
+    assert_int_equal(shared_counter, 12);
+    sv_sync_init(SYNC_NONE);
+}
+
+static void test_corpus_replay(void **state)
+{
+    (void)state;
+    DIR *d = corpus_dir ? opendir(corpus_dir) : NULL;
+    assert_non_null(d);
+    struct dirent *e;
+    int files = 0, rejected = 0;
+    static sv_parsed_message m;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", corpus_dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        static uint8_t data[65536];
+        size_t n = fread(data, 1, sizeof data, f);
+        fclose(f);
+        files++;
+        if (!sv_parse_client_message(data, n, NULL, 1, &m)) {
+            rejected++;
+            assert_non_null(m.error);
+            continue;
+        }
+        for (int i = 0; i < m.num_stringcmds; i++) {
+            sv_args a;
+            sv_tokenize(m.stringcmds[i], &a);
+            assert_true(a.argc >= 0 && a.argc <= SV_MAX_ARGS);
+        }
+    }
+    closedir(d);
+    printf("corpus: %d files, %d rejected by the parser\n", files, rejected);
+    assert_true(files >= 10);
+    assert_true(rejected >= 8);
+}
+
+int main(int argc, char **argv)
+{
+    corpus_dir = argc > 1 ? argv[1] : NULL;
+    chktbl_path = argc > 2 ? argv[2] : NULL;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tokenize),
+        cmocka_unit_test(test_parse_valid_message),
+        cmocka_unit_test(test_parse_checksum),
+        cmocka_unit_test(test_parse_rejects_malformed),
+        cmocka_unit_test(test_reliable_queue),
+        cmocka_unit_test(test_cancel_rolls_back),
+        cmocka_unit_test(test_corpus_replay),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

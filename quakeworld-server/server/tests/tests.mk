@@ -1,0 +1,52 @@
+# Tests of qwsv (included from ../Makefile). Ports 27500-27599 on 127.0.0.1.
+QWCLIENT := $(TESTDIR)/qwclient
+TEST_ENV := QWSV=$(QWSV) QWCLIENT=$(QWCLIENT) QW_SHARED=$(SHARED) QW_BIN=$(BIN) \
+            QW_TMPDIR=$(BUILD)/tmp/qwsv-tests QW_CORPUS=$(CURDIR)/tests/corpus
+
+$(QWCLIENT): tests/qwclient.c $(LIBS) | $(TESTDIR)
+	$(CC) $(ALLCFLAGS) $< -o $@ $(LIBS) $(LDLIBS)
+
+UNITS    := $(TESTDIR)/test_units
+FUZZER   := $(TESTDIR)/fuzz_parse
+CLANG    := $(shell command -v clang-14 2>/dev/null)
+FUZZ_SRCS := tests/fuzz_parse.c sv_parse.c sv_tokenize.c $(addprefix $(PROTO)/,qw_msg.c \
+             qw_usercmd.c qw_crc.c qw_netchan.c qw_info.c)
+
+GAMETEST := $(TESTDIR)/test_game
+$(GAMETEST): tests/test_game.c $(SVLIB) $(LIBS) | $(TESTDIR)
+	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
+
+TELETEST := $(TESTDIR)/test_teleport
+$(TELETEST): tests/test_teleport.c $(SVLIB) $(LIBS) | $(TESTDIR)
+	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
+
+$(UNITS): tests/test_units.c $(SVLIB) $(LIBS) | $(TESTDIR)
+	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
+
+# The fuzzer is built only where clang-14 exists (its test then says it was skipped).
+$(FUZZER): $(FUZZ_SRCS) $(wildcard *.h) | $(TESTDIR)
+ifneq ($(CLANG),)
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address -Wno-unknown-attributes $(INCLUDES) $(FUZZ_SRCS) -o $@
+else
+	@echo "clang-14 not found: the fuzzer is not built"
+endif
+
+check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(FUZZER)
+	@$(TEST_CASE) qwsv-units --timeout 30 -- $(UNITS) $(CURDIR)/tests/corpus $(SHARED)/quake/protocol/chktbl.bin
+	@$(TEST_CASE) qwsv-game --timeout 30 -- env $(TEST_ENV) tests/test-game.sh $(GAMETEST)
+	@$(TEST_CASE) qwsv-teleport --timeout 30 -- env $(TEST_ENV) tests/test-teleport.sh $(TELETEST)
+	@$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) tests/test-help.sh
+	@$(TEST_CASE) qwsv-quakestat --timeout 60 -- env $(TEST_ENV) tests/test-quakestat.sh
+	@$(TEST_CASE) qwsv-signon --timeout 60 -- env $(TEST_ENV) tests/test-signon.sh
+	@$(TEST_CASE) qwsv-parallel-lock --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh lock 27522
+	@$(TEST_CASE) qwsv-parallel-stm --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh stm 27523
+	@$(TEST_CASE) qwsv-parallel-stmlock --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh stmlock 27526
+	@$(TEST_CASE) qwsv-full --timeout 60 -- env $(TEST_ENV) tests/test-full.sh
+	@$(TEST_CASE) qwsv-malformed --timeout 60 -- env $(TEST_ENV) tests/test-malformed.sh
+	@$(TEST_CASE) qwsv-timeout --timeout 60 -- env $(TEST_ENV) tests/test-timeout.sh
+	@$(TEST_CASE) qwsv-waitall --timeout 60 -- env $(TEST_ENV) tests/test-waitall.sh
+	@$(TEST_CASE) qwsv-mvdsv-peer --timeout 60 -- env $(TEST_ENV) tests/test-mvdsv-peer.sh
+	@$(TEST_CASE) qwsv-fuzz --timeout 60 -- env $(TEST_ENV) tests/test-fuzz.sh $(FUZZER)
+
+check: check-run
+	@$(TEST_SUMMARY)
