@@ -1,0 +1,148 @@
+/* See mem_object.h. */
+#include "mem_object.h"
+#include "mem_sync.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <apr_tables.h>
+
+mem_object_t *mem_object_create(const char *key, size_t capacity)
+{
+    mem_object_t *object = calloc(1, sizeof(*object));
+    if (!object)
+        return NULL;
+    object->key = strdup(key);
+    object->body = malloc(capacity ? capacity : 1);
+    if (!object->key || !object->body) {
+        mem_object_destroy(object);
+        return NULL;
+    }
+    object->body_capacity = capacity ? capacity : 1;
+    object->refcount = 1;
+    return object;
+}
+
+void mem_object_destroy(void *opaque)
+{
+    mem_object_t *object = opaque;
+    mem_headers_t *headers = object->retired_headers;
+    while (headers) {
+        mem_headers_t *next = headers->retired_next;
+        free(headers);
+        headers = next;
+    }
+    free(object->headers);
+    free(object->body);
+    free(object->key);
+    free(object);
+}
+
+TM_SAFE void mem_object_release(mem_object_t *object)
+{
+    if (--object->refcount == 0)
+        mem_sync_defer(mem_object_destroy, object);
+}
+
+static size_t table_bytes(const apr_table_t *table, size_t *count)
+{
+    size_t bytes = 0;
+    *count = 0;
+    if (!table)
+        return 0;
+    const apr_array_header_t *array = apr_table_elts(table);
+    const apr_table_entry_t *entries = (const apr_table_entry_t *)array->elts;
+    for (int i = 0; i < array->nelts; i++) {
+        if (!entries[i].key)
+            continue;
+        bytes += strlen(entries[i].key) + 1 + strlen(entries[i].val ? entries[i].val : "") + 1;
+        (*count)++;
+    }
+    return bytes;
+}
+
+static char *copy_table(const apr_table_t *table, char *out)
+{
+    if (!table)
+        return out;
+    const apr_array_header_t *array = apr_table_elts(table);
+    const apr_table_entry_t *entries = (const apr_table_entry_t *)array->elts;
+    for (int i = 0; i < array->nelts; i++) {
+        if (!entries[i].key)
+            continue;
+        const char *value = entries[i].val ? entries[i].val : "";
+        size_t key_length = strlen(entries[i].key) + 1, value_length = strlen(value) + 1;
+        memcpy(out, entries[i].key, key_length);
+        out += key_length;
+        memcpy(out, value, value_length);
+        out += value_length;
+    }
+    return out;
+}
+
+mem_headers_t *mem_headers_build(const apr_table_t *request_headers, const apr_table_t *response_headers)
+{
+    size_t request_count, response_count;
+    size_t bytes = table_bytes(request_headers, &request_count) +
+                   table_bytes(response_headers, &response_count);
+    mem_headers_t *headers = malloc(sizeof(*headers) + bytes);
+    if (!headers)
+        return NULL;
+    headers->retired_next = NULL;
+    headers->request_count = request_count;
+    headers->response_count = response_count;
+    copy_table(response_headers, copy_table(request_headers, headers->data));
+    return headers;
+}
+
+static const char *unpack_table(const char *in, size_t count, apr_pool_t *pool, apr_table_t **table)
+{
+    *table = apr_table_make(pool, (int)count + 4);
+    for (size_t i = 0; i < count; i++) {
+        const char *key = in;
+        in += strlen(in) + 1;
+        const char *value = in;
+        in += strlen(in) + 1;
+        apr_table_addn(*table, key, value);
+    }
+    return in;
+}
+
+void mem_headers_unpack(const mem_headers_t *headers, apr_pool_t *pool,
+                        apr_table_t **request_headers, apr_table_t **response_headers)
+{
+    if (!headers) {
+        *request_headers = apr_table_make(pool, 4);
+        *response_headers = apr_table_make(pool, 4);
+        return;
+    }
+    const char *rest = unpack_table(headers->data, headers->request_count, pool, request_headers);
+    unpack_table(rest, headers->response_count, pool, response_headers);
+}
+
+TM_SAFE static cache_entry_meta_t *object_meta(void *entry)
+{
+    return &((mem_object_t *)entry)->meta;
+}
+
+TM_SAFE static const char *object_key(void *entry)
+{
+    return ((mem_object_t *)entry)->key;
+}
+
+TM_SAFE static size_t object_size(void *entry)
+{
+    return ((mem_object_t *)entry)->size;
+}
+
+TM_SAFE static void object_release(void *entry)
+{
+    mem_object_release(entry);
+}
+
+const cache_entry_ops_t mem_object_cache_ops = {
+    .meta = object_meta,
+    .key = object_key,
+    .size = object_size,
+    .release = object_release,
+};

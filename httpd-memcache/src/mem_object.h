@@ -1,0 +1,59 @@
+/* One cached response: body buffer, flattened header tables, cache_info, and the
+ * reference count that keeps it alive while requests still send its body.
+ * Reference protocol (2.2's): the creating request holds 1, the cache holds 1 while the
+ * object is indexed, each request that hit it holds 1; references are dropped inside
+ * critical sections, and whoever drops the last one schedules the destruction with
+ * mem_sync_defer (after commit in tm mode). */
+#ifndef MEMCACHE_MEM_OBJECT_H
+#define MEMCACHE_MEM_OBJECT_H
+
+#include "cache_cache.h"
+
+#include <httpd.h>
+#include <mod_cache.h>
+
+/* Request and response header tables flattened into one immutable block:
+ * "name\0value\0" pairs, first the request headers, then the response headers. */
+typedef struct mem_headers {
+    struct mem_headers *retired_next; /* older versions kept until the object dies */
+    size_t request_count;
+    size_t response_count;
+    char data[];
+} mem_headers_t;
+
+typedef struct mem_object {
+    cache_entry_meta_t meta;
+    char *key;
+    size_t size;          /* bytes charged to the cache: the body length, 0 while streaming */
+    int refcount;
+    int complete;         /* the whole body is stored; readers ignore incomplete objects */
+    /* invalidate_entity was called. Kept apart from info.control.invalidated because GCC 12
+     * miscompiles bit-field stores inside transactions (the instrumented path stores the
+     * constant 1 into the byte instead of setting the bit). */
+    int invalidated;
+    cache_info info;
+    mem_headers_t *headers;
+    mem_headers_t *retired_headers;
+    char *body;
+    size_t body_length;
+    size_t body_capacity;
+} mem_object_t;
+
+/* Allocates an object with refcount 1 (the creator's) and an empty body of capacity bytes;
+ * NULL when out of memory. */
+mem_object_t *mem_object_create(const char *key, size_t capacity);
+/* Frees everything (not transaction-safe: called after commit or under the lock). */
+void mem_object_destroy(void *object);
+/* Drops one reference; the last one schedules mem_object_destroy. */
+TM_SAFE void mem_object_release(mem_object_t *object);
+
+/* Flattens the two tables (either may be NULL) into a malloc'ed block; NULL if out of memory. */
+mem_headers_t *mem_headers_build(const apr_table_t *request_headers, const apr_table_t *response_headers);
+/* Rebuilds the tables in pool; the strings stay in the block (alive while a reference is held). */
+void mem_headers_unpack(const mem_headers_t *headers, apr_pool_t *pool,
+                        apr_table_t **request_headers, apr_table_t **response_headers);
+
+/* The callbacks through which cache_cache manages mem_object_t entries. */
+extern const cache_entry_ops_t mem_object_cache_ops;
+
+#endif

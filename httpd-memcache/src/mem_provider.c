@@ -1,0 +1,449 @@
+/* The ten callbacks of the mod_cache storage provider "mem". Every access to shared state
+ * (the cache index, reference counts, the complete flag, an object's published headers and
+ * info) happens inside MEM_CRITICAL sections; the critical sections themselves are the
+ * transaction_safe functions named *_locked below. A request's private view of an object is
+ * a mem_request_t, reached through cache_object_t.vobj. */
+#include "mem_config.h"
+#include "mem_object.h"
+#include "mem_sync.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <http_log.h>
+#include <http_request.h>
+#include <apr_buckets.h>
+#include <apr_strings.h>
+
+APLOG_USE_MODULE(mem_cache);
+
+/* First size of a streamed (unknown-length) body's buffer; it doubles up to
+ * MCacheMaxStreamingBuffer. */
+#define STREAM_INITIAL_CAPACITY 16384
+/* store_body hands data on to the client after this many bytes per call. */
+#define STORE_BODY_CHUNK (256 * 1024)
+
+typedef struct mem_request {
+    mem_object_t *object;
+    apr_pool_t *pool;           /* pool of the main request: the reference lives as long */
+    int creator;                /* this request created the object and fills it */
+    int streamed;               /* length unknown at create time */
+    apr_off_t expected_length;  /* Content-Length, or -1 when streamed */
+    int body_done;              /* EOS stored */
+    int failed;                 /* storing gave up */
+    mem_headers_t *headers;     /* headers seen at open time */
+    cache_info info;            /* info seen at open time */
+    mem_headers_t *pending_headers; /* headers of a revalidation, published at commit */
+    cache_info pending_info;
+    int invalidated;            /* the object was invalidated when opened */
+} mem_request_t;
+
+typedef enum { PUBLISH_OK, PUBLISH_KEY_TAKEN, PUBLISH_REFUSED } publish_result_t;
+
+static request_rec *main_request(request_rec *r)
+{
+    while (r->main)
+        r = r->main;
+    return r;
+}
+
+/* ---- critical sections (transaction_safe) ---- */
+
+/* Indexes a new, incomplete object unless its key is already taken (someone else is storing
+ * or has stored it), so concurrent misses never replace each other's entries. */
+TM_SAFE static publish_result_t publish_new_locked(mem_object_t *object)
+{
+    if (cache_cache_find(mem_cache, object->key))
+        return PUBLISH_KEY_TAKEN;
+    if (cache_cache_insert(mem_cache, object) != CACHE_INSERT_OK)
+        return PUBLISH_REFUSED;
+    object->refcount++; /* the cache's reference */
+    return PUBLISH_OK;
+}
+
+/* Drops the cache's reference if object is still the one indexed under its key. */
+TM_SAFE static void unindex_locked(mem_object_t *object)
+{
+    if (cache_cache_remove(mem_cache, object))
+        mem_object_release(object);
+}
+
+/* Drops whatever object is indexed under key; returns 1 if there was one. */
+TM_SAFE static int unindex_key_locked(const char *key)
+{
+    mem_object_t *object = cache_cache_find(mem_cache, key);
+    if (object)
+        unindex_locked(object);
+    return object != NULL;
+}
+
+static apr_status_t release_request_reference(void *opaque);
+
+/* Runs after commit (tm) or under the lock: pool cleanups must not be registered inside a
+ * transaction. */
+static void register_release(void *opaque)
+{
+    mem_request_t *request = opaque;
+    apr_pool_cleanup_register(request->pool, request, release_request_reference,
+                              apr_pool_cleanup_null);
+}
+
+/* The hit path: lookup, reference, priority update, snapshot of headers and info. */
+TM_SAFE static int open_locked(const char *key, mem_request_t *request)
+{
+    mem_object_t *object = cache_cache_find(mem_cache, key);
+    if (!object || !object->complete)
+        return 0;
+    object->refcount++;
+    cache_cache_update(mem_cache, object);
+    request->object = object;
+    request->headers = object->headers;
+    request->info = object->info;
+    request->invalidated = object->invalidated;
+    mem_sync_defer(register_release, request);
+    return 1;
+}
+
+/* Completion of a stored body: makes the object visible. A streamed object is re-indexed
+ * so the cache charges its real size (which may evict others). */
+TM_SAFE static void complete_locked(mem_request_t *request)
+{
+    mem_object_t *object = request->object;
+    mem_object_t *indexed = cache_cache_find(mem_cache, object->key);
+    if (indexed == object) {
+        if (request->streamed) {
+            cache_cache_remove(mem_cache, object);
+            object->size = object->body_length;
+            if (cache_cache_insert(mem_cache, object) != CACHE_INSERT_OK) {
+                mem_object_release(object); /* the cache's reference */
+                return;
+            }
+        }
+        object->complete = 1;
+    } else if (!indexed) {
+        /* Evicted or removed while it was being filled: index it again, as 2.2 did. */
+        object->size = object->body_length;
+        if (cache_cache_insert(mem_cache, object) == CACHE_INSERT_OK) {
+            object->refcount++;
+            object->complete = 1;
+        }
+    }
+    /* Otherwise another object owns the key; ours dies with this request. */
+}
+
+/* A 304 revalidation refreshed the headers: publish them; the old block stays readable by
+ * requests that still use it until the object dies. */
+TM_SAFE static void refresh_headers_locked(mem_request_t *request)
+{
+    mem_object_t *object = request->object;
+    mem_headers_t *old = object->headers;
+    if (old) {
+        old->retired_next = object->retired_headers;
+        object->retired_headers = old;
+    }
+    object->headers = request->pending_headers;
+    object->info = request->pending_info;
+    object->invalidated = 0;
+}
+
+TM_SAFE static void invalidate_locked(mem_object_t *object)
+{
+    object->invalidated = 1;
+}
+
+/* End of a request that referenced an object: an object left incomplete is dropped from
+ * the index, then this request's reference goes. */
+TM_SAFE static void request_done_locked(mem_object_t *object)
+{
+    if (!object->complete)
+        unindex_locked(object);
+    mem_object_release(object);
+}
+
+/* ---- helpers outside critical sections ---- */
+
+static apr_status_t release_request_reference(void *opaque)
+{
+    mem_request_t *request = opaque;
+    mem_object_t *object = request->object;
+    free(request->pending_headers); /* a revalidation that never reached commit_entity */
+    request->pending_headers = NULL;
+    MEM_CRITICAL(request_done_locked(object));
+    return APR_SUCCESS;
+}
+
+static cache_object_t *make_cache_object(request_rec *r, const char *key, mem_request_t *request)
+{
+    cache_object_t *cache_object = apr_pcalloc(r->pool, sizeof(*cache_object));
+    cache_object->key = apr_pstrdup(r->pool, key);
+    cache_object->vobj = request;
+    return cache_object;
+}
+
+/* Gives up storing: drops the incomplete object from the index. */
+static apr_status_t store_failed(request_rec *r, mem_request_t *request, const char *why)
+{
+    mem_object_t *object = request->object;
+    ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s",
+                  object->key, why);
+    request->failed = 1;
+    MEM_CRITICAL(unindex_locked(object));
+    return APR_EGENERAL;
+}
+
+/* ---- the provider callbacks ---- */
+
+static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key, apr_off_t length,
+                             apr_bucket_brigade *unused)
+{
+    (void)unused;
+    if (!mem_cache || !mem_config)
+        return DECLINED;
+    apr_size_t capacity;
+    if (length < 0) {
+        if (mem_config->max_streaming_buffer == 0)
+            return DECLINED;
+        capacity = STREAM_INITIAL_CAPACITY < mem_config->max_streaming_buffer
+                       ? STREAM_INITIAL_CAPACITY : mem_config->max_streaming_buffer;
+    } else {
+        if ((apr_size_t)length < mem_config->min_object_size ||
+            (apr_size_t)length > mem_config->max_object_size) {
+            ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r,
+                          "mod_mem_cache: not caching %s: %" APR_OFF_T_FMT " bytes is outside "
+                          "MCacheMinObjectSize..MCacheMaxObjectSize", key, length);
+            return DECLINED;
+        }
+        capacity = (apr_size_t)length;
+    }
+    mem_object_t *object = mem_object_create(key, capacity);
+    if (!object)
+        return DECLINED;
+    object->size = length < 0 ? 0 : (size_t)length;
+
+    publish_result_t result;
+    MEM_CRITICAL(result = publish_new_locked(object));
+    if (result != PUBLISH_OK) {
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s", key,
+                      result == PUBLISH_KEY_TAKEN ? "another request is storing it"
+                                                  : "does not fit in the cache");
+        mem_object_destroy(object); /* never visible to anyone else */
+        return DECLINED;
+    }
+
+    mem_request_t *request = apr_pcalloc(r->pool, sizeof(*request));
+    request->object = object;
+    request->pool = main_request(r)->pool;
+    request->creator = 1;
+    request->streamed = length < 0;
+    request->expected_length = length;
+    apr_pool_cleanup_register(request->pool, request, release_request_reference,
+                              apr_pool_cleanup_null);
+    h->cache_obj = make_cache_object(r, key, request);
+    return OK;
+}
+
+static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
+{
+    if (!mem_cache)
+        return DECLINED;
+    mem_request_t *request = apr_pcalloc(r->pool, sizeof(*request));
+    request->pool = main_request(r)->pool;
+    int found;
+    MEM_CRITICAL(found = open_locked(key, request));
+    if (!found)
+        return DECLINED;
+    h->cache_obj = make_cache_object(r, key, request);
+    h->cache_obj->info = request->info;
+    if (request->invalidated)
+        h->cache_obj->info.control.invalidated = 1; /* makes mod_cache revalidate */
+    h->req_hdrs = NULL;
+    h->resp_hdrs = NULL;
+    return OK;
+}
+
+static apr_status_t mem_recall_headers(cache_handle_t *h, request_rec *r)
+{
+    mem_request_t *request = h->cache_obj->vobj;
+    mem_headers_unpack(request->headers, r->pool, &h->req_hdrs, &h->resp_hdrs);
+    return APR_SUCCESS;
+}
+
+/* The body is shared: an immortal bucket points at it, and this request's reference keeps
+ * it alive until the main request's pool is destroyed (after the data went out). */
+static apr_status_t mem_recall_body(cache_handle_t *h, apr_pool_t *pool, apr_bucket_brigade *bb)
+{
+    (void)pool;
+    mem_object_t *object = ((mem_request_t *)h->cache_obj->vobj)->object;
+    if (object->body_length > 0)
+        APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_immortal_create(object->body, object->body_length,
+                                                               bb->bucket_alloc));
+    return APR_SUCCESS;
+}
+
+static apr_status_t mem_store_headers(cache_handle_t *h, request_rec *r, cache_info *info)
+{
+    mem_request_t *request = h->cache_obj->vobj;
+    mem_headers_t *headers = mem_headers_build(ap_cache_cacheable_headers_in(r),
+                                               ap_cache_cacheable_headers_out(r));
+    if (!headers)
+        return APR_ENOMEM;
+    if (request->creator) {
+        /* Nobody reads an incomplete object: the creator writes it without synchronisation. */
+        mem_object_t *object = request->object;
+        free(object->headers);
+        object->headers = headers;
+        object->info = *info;
+    } else {
+        free(request->pending_headers);
+        request->pending_headers = headers;
+        request->pending_info = *info;
+    }
+    h->cache_obj->info = *info;
+    return APR_SUCCESS;
+}
+
+/* Makes room for extra more bytes of a streamed body, up to the streaming limit. */
+static int grow_body(mem_object_t *object, apr_size_t needed, apr_size_t limit)
+{
+    if (needed <= object->body_capacity)
+        return 1;
+    if (needed > limit)
+        return 0;
+    apr_size_t capacity = object->body_capacity * 2;
+    if (capacity < needed)
+        capacity = needed;
+    if (capacity > limit)
+        capacity = limit;
+    char *body = realloc(object->body, capacity);
+    if (!body)
+        return 0;
+    object->body = body;
+    object->body_capacity = capacity;
+    return 1;
+}
+
+static apr_status_t mem_store_body(cache_handle_t *h, request_rec *r, apr_bucket_brigade *in,
+                                   apr_bucket_brigade *out)
+{
+    mem_request_t *request = h->cache_obj->vobj;
+    mem_object_t *object = request->object;
+    if (!request->creator || request->failed)
+        return APR_EGENERAL;
+    apr_size_t limit = request->streamed ? mem_config->max_streaming_buffer
+                                         : (apr_size_t)request->expected_length;
+    apr_size_t stored_now = 0;
+
+    while (!APR_BRIGADE_EMPTY(in)) {
+        apr_bucket *bucket = APR_BRIGADE_FIRST(in);
+        if (APR_BUCKET_IS_EOS(bucket)) {
+            request->body_done = 1;
+            APR_BUCKET_REMOVE(bucket);
+            APR_BRIGADE_INSERT_TAIL(out, bucket);
+            break;
+        }
+        if (APR_BUCKET_IS_FLUSH(bucket)) {
+            APR_BUCKET_REMOVE(bucket);
+            APR_BRIGADE_INSERT_TAIL(out, bucket);
+            return APR_SUCCESS; /* let the flush reach the client now */
+        }
+        if (APR_BUCKET_IS_METADATA(bucket)) {
+            APR_BUCKET_REMOVE(bucket);
+            APR_BRIGADE_INSERT_TAIL(out, bucket);
+            continue;
+        }
+        const char *data;
+        apr_size_t length;
+        apr_status_t rv = apr_bucket_read(bucket, &data, &length, APR_BLOCK_READ);
+        if (rv != APR_SUCCESS)
+            return store_failed(r, request, "reading the response failed");
+        if (object->body_length + length > limit)
+            return store_failed(r, request, request->streamed
+                                                ? "larger than MCacheMaxStreamingBuffer"
+                                                : "body longer than its Content-Length");
+        if (!grow_body(object, object->body_length + length, limit))
+            return store_failed(r, request, "out of memory");
+        memcpy(object->body + object->body_length, data, length);
+        object->body_length += length;
+        APR_BUCKET_REMOVE(bucket);
+        APR_BRIGADE_INSERT_TAIL(out, bucket);
+        stored_now += length;
+        if (stored_now >= STORE_BODY_CHUNK)
+            break;
+    }
+
+    if (request->body_done) {
+        if (r->connection->aborted)
+            return store_failed(r, request, "client connection aborted");
+        if (!request->streamed && object->body_length != (apr_size_t)request->expected_length)
+            return store_failed(r, request, "body shorter than its Content-Length");
+        if (object->body_length < mem_config->min_object_size ||
+            object->body_length > mem_config->max_object_size)
+            return store_failed(r, request, "outside MCacheMinObjectSize..MCacheMaxObjectSize");
+        if (request->streamed && object->body_length > 0 &&
+            object->body_length < object->body_capacity) {
+            char *body = realloc(object->body, object->body_length);
+            if (body) {
+                object->body = body;
+                object->body_capacity = object->body_length;
+            }
+        }
+    }
+    return APR_SUCCESS;
+}
+
+static apr_status_t mem_commit_entity(cache_handle_t *h, request_rec *r)
+{
+    (void)r;
+    mem_request_t *request = h->cache_obj->vobj;
+    if (request->pending_headers) {
+        MEM_CRITICAL(refresh_headers_locked(request));
+        request->pending_headers = NULL; /* now owned by the object */
+        return APR_SUCCESS;
+    }
+    if (!request->creator || request->failed || !request->body_done)
+        return APR_SUCCESS;
+    MEM_CRITICAL(complete_locked(request));
+    return APR_SUCCESS;
+}
+
+static apr_status_t mem_invalidate_entity(cache_handle_t *h, request_rec *r)
+{
+    (void)r;
+    mem_object_t *object = ((mem_request_t *)h->cache_obj->vobj)->object;
+    MEM_CRITICAL(invalidate_locked(object));
+    return APR_SUCCESS;
+}
+
+static int mem_remove_entity(cache_handle_t *h)
+{
+    mem_object_t *object = ((mem_request_t *)h->cache_obj->vobj)->object;
+    MEM_CRITICAL(unindex_locked(object));
+    return OK;
+}
+
+/* mod_cache calls every provider with the same handle, which may belong to another
+ * provider: go by the key only. */
+static int mem_remove_url(cache_handle_t *h, request_rec *r)
+{
+    if (!mem_cache || !h || !h->cache_obj || !h->cache_obj->key)
+        return OK;
+    const char *key = h->cache_obj->key;
+    int removed;
+    MEM_CRITICAL(removed = unindex_key_locked(key));
+    if (removed)
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: removed %s", key);
+    return OK;
+}
+
+const cache_provider mem_cache_provider = {
+    .remove_entity = mem_remove_entity,
+    .store_headers = mem_store_headers,
+    .store_body = mem_store_body,
+    .recall_headers = mem_recall_headers,
+    .recall_body = mem_recall_body,
+    .create_entity = mem_create_entity,
+    .open_entity = mem_open_entity,
+    .remove_url = mem_remove_url,
+    .commit_entity = mem_commit_entity,
+    .invalidate_entity = mem_invalidate_entity,
+};
