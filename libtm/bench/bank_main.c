@@ -1,0 +1,204 @@
+/* bank benchmark: threads transfer random amounts between random accounts, and now and then
+ * sum all accounts in a read-only transaction; every sum must equal the initial total. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bank.h"
+#include "bench_common.h"
+#include "bench_rng.h"
+#include "bench_sync.h"
+
+#define INITIAL_BALANCE 1000
+
+struct bank_options {
+    unsigned long accounts;
+    unsigned long total_every; /* one total-balance transaction per this many operations; 0 = none */
+    unsigned long threads;
+    double duration;
+    unsigned long seed;
+    bool test_verifier;
+};
+
+struct bank_worker {
+    struct bank *bank;
+    long expected_total;
+    unsigned long total_every;
+    uint64_t rng;
+    unsigned long ops, totals, wrong_totals;
+} __attribute__((aligned(128)));
+
+static void usage(FILE *out, const char *program)
+{
+    fprintf(out,
+        "Usage: %s [OPTIONS]\n"
+        "Bank microbenchmark (%s build): threads transfer random amounts between random accounts;\n"
+        "periodically a read-only atomic block sums every account. Each operation is one atomic\n"
+        "block. Every sum, and the final one, must equal the initial total.\n"
+        "\n"
+        "  --accounts N      number of accounts (2..16777216, default 1024; --size is the same)\n"
+        "  --total-every N   one total-balance transaction per N operations of a thread\n"
+        "                    (default 100; 0 = transfers only)\n"
+        "  --threads N       worker threads (default 1%s)\n"
+        "  --duration S      seconds to run (default 1)\n"
+        "  --seed N          random seed (default 1)\n"
+        "  --test-verifier   instead of a run, check that the verifier catches a wrong total\n"
+        "  --help            this text\n"
+        "\n"
+        "Prints one parseable line (update = percent of operations that are transfers):\n"
+        "  structure=bank threads=.. update=.. size=.. ops=.. seconds=.. ops_per_s=.. sync=.. cpu_s=..\n"
+        "then a readable one. Exit status: 0 verified, %d bad usage, %d verification failed.\n",
+        program, BENCH_SYNC_NAME, BENCH_SYNC_MAX_THREADS == 1 ? ", the only choice here" : "",
+        BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
+}
+
+static bool parse_options(int argc, char **argv, const char *program, struct bank_options *opt)
+{
+    static const struct option longopts[] = {
+        { "accounts", required_argument, NULL, 'a' },
+        { "size", required_argument, NULL, 'a' },
+        { "total-every", required_argument, NULL, 'e' },
+        { "threads", required_argument, NULL, 't' },
+        { "duration", required_argument, NULL, 'd' },
+        { "seed", required_argument, NULL, 'r' },
+        { "test-verifier", no_argument, NULL, 'V' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    *opt = (struct bank_options){ 1024, 100, 1, 1.0, 1, false };
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        bool ok = true;
+        switch (c) {
+        case 'a': ok = bench_parse_count(program, "--accounts", optarg, 2, 1ul << 24, &opt->accounts); break;
+        case 'e': ok = bench_parse_count(program, "--total-every", optarg, 0, 1ul << 30, &opt->total_every); break;
+        case 't':
+            ok = bench_parse_count(program, "--threads", optarg, 1, 1024, &opt->threads)
+                 && bench_threads_supported(program, opt->threads);
+            break;
+        case 'd': ok = bench_parse_seconds(program, "--duration", optarg, &opt->duration); break;
+        case 'r': ok = bench_parse_count(program, "--seed", optarg, 0, ULONG_MAX, &opt->seed); break;
+        case 'V': opt->test_verifier = true; break;
+        case 'h': usage(stdout, program); exit(0);
+        default:
+            fprintf(stderr, "%s: unknown or incomplete option '%s'; see --help\n", program, argv[optind - 1]);
+            ok = false;
+        }
+        if (!ok)
+            return false;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s'; see --help\n", program, argv[optind]);
+        return false;
+    }
+    return true;
+}
+
+static void bank_worker_run(void *arg, const atomic_bool *stop)
+{
+    struct bank_worker *w = arg;
+    struct bank *bank = w->bank;
+    size_t accounts = bank->accounts;
+    while (!atomic_load_explicit(stop, memory_order_relaxed)) {
+        w->ops++;
+        if (w->total_every && w->ops % w->total_every == 0) {
+            long total;
+            ATOMIC_BEGIN
+                total = bank_total(bank);
+            ATOMIC_END
+            w->totals++;
+            w->wrong_totals += total != w->expected_total;
+            continue;
+        }
+        size_t from = (size_t)rng_below(&w->rng, accounts);
+        size_t to = (size_t)rng_below(&w->rng, accounts - 1);
+        to += to >= from; /* a different account, uniformly */
+        long amount = 1 + (long)rng_below(&w->rng, 50);
+        ATOMIC_BEGIN
+            bank_transfer(bank, from, to, amount);
+        ATOMIC_END
+    }
+}
+
+static int test_verifier(const struct bank_options *opt, const char *program)
+{
+    struct bank *bank = bank_create(opt->accounts, INITIAL_BALANCE);
+    if (!bank) {
+        fprintf(stderr, "%s: out of memory creating %lu accounts\n", program, opt->accounts);
+        return 1;
+    }
+    long expected = (long)opt->accounts * INITIAL_BALANCE;
+    int failures = 0;
+    bank_transfer(bank, 0, 1, 123);
+    if (!bank_verify(bank, expected, stderr)) {
+        fprintf(stderr, "FAIL: a transfer changed the total\n");
+        failures++;
+    }
+    bank->balance[opt->accounts - 1] += 1; /* money from nowhere */
+    printf("expected complaint: ");
+    if (bank_verify(bank, expected, stdout)) {
+        fprintf(stderr, "FAIL: a wrong total passed verification\n");
+        failures++;
+    }
+    bank_destroy(bank);
+    printf("bank verifier: %s\n", failures ? "FAILED" : "catches a wrong total");
+    return failures ? BENCH_EXIT_BROKEN : 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *program = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    struct bank_options opt;
+    if (!parse_options(argc, argv, program, &opt))
+        return BENCH_EXIT_USAGE;
+    if (opt.test_verifier)
+        return test_verifier(&opt, program);
+
+    struct bank *bank = bank_create(opt.accounts, INITIAL_BALANCE);
+    struct bank_worker *workers = aligned_alloc(128, opt.threads * sizeof *workers);
+    if (!bank || !workers) {
+        fprintf(stderr, "%s: out of memory creating %lu accounts\n", program, opt.accounts);
+        return 1;
+    }
+    long expected = (long)opt.accounts * INITIAL_BALANCE;
+    for (unsigned long i = 0; i < opt.threads; i++)
+        workers[i] = (struct bank_worker){ bank, expected, opt.total_every, rng_seed(opt.seed, i), 0, 0, 0 };
+
+    double cpu_seconds = 0;
+    double seconds = bench_run_threads((unsigned)opt.threads, opt.duration, bank_worker_run,
+                                       workers, sizeof *workers, &cpu_seconds);
+    if (seconds < 0) {
+        fprintf(stderr, "%s: could not start %lu threads\n", program, opt.threads);
+        return 1;
+    }
+
+    unsigned long ops = 0, totals = 0, wrong = 0;
+    for (unsigned long i = 0; i < opt.threads; i++) {
+        ops += workers[i].ops;
+        totals += workers[i].totals;
+        wrong += workers[i].wrong_totals;
+    }
+    unsigned long every = opt.total_every;
+    unsigned long update = every ? (100 * (every - 1) + every / 2) / every : 100;
+    double rate = ops / seconds;
+    printf("structure=bank threads=%lu update=%lu size=%lu ops=%lu seconds=%.3f ops_per_s=%.0f sync=%s cpu_s=%.3f\n",
+           opt.threads, update, opt.accounts, ops, seconds, rate, BENCH_SYNC_NAME, cpu_seconds);
+    fflush(stdout);
+    bool valid = bank_verify(bank, expected, stderr);
+    if (wrong) {
+        fprintf(stderr, "bank: %lu of %lu total-balance transactions saw a wrong total\n", wrong, totals);
+        valid = false;
+    }
+    printf("bank (%s build): %lu thread(s), %lu accounts: %.3f M ops/s over %.2f s; "
+           "%lu total-balance transactions; %s\n",
+           BENCH_SYNC_NAME, opt.threads, opt.accounts, rate / 1e6, seconds, totals,
+           valid ? "verified" : "VERIFICATION FAILED");
+    bank_destroy(bank);
+    free(workers);
+    return valid ? 0 : BENCH_EXIT_BROKEN;
+}

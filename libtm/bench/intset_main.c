@@ -1,0 +1,248 @@
+/* intset benchmark: threads run random lookups, inserts and removes on one shared integer set;
+ * every operation is one atomic block. Afterwards the set is verified. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_common.h"
+#include "bench_rng.h"
+#include "bench_sync.h"
+#include "intset.h"
+
+struct intset_options {
+    enum intset_kind kind;
+    unsigned long size;      /* 0 = the structure's default */
+    unsigned long update;    /* percent of operations that insert or remove */
+    unsigned long threads;
+    double duration;
+    unsigned long seed;
+    bool test_verifier;
+};
+
+/* One per thread, on its own cache lines so that counting does not cause false sharing. */
+struct intset_worker {
+    struct intset *set;
+    long range;
+    unsigned update;
+    uint64_t rng;
+    unsigned long ops, inserted, removed, found;
+} __attribute__((aligned(128)));
+
+static void usage(FILE *out, const char *program)
+{
+    fprintf(out,
+        "Usage: %s [OPTIONS]\n"
+        "Integer-set microbenchmark (%s build): threads look up, insert and remove random keys in\n"
+        "one shared set; each operation is one atomic block. The set is verified afterwards.\n"
+        "\n"
+        "  --structure NAME  rbtree (default), skiplist, list or hashset\n"
+        "  --size N          initial elements; keys are drawn from 0..2N-1 so the size stays\n"
+        "                    stable (default 4096, list 256)\n"
+        "  --update PCT      percent of operations that update, half inserts, half removes\n"
+        "                    (0..100, default 20)\n"
+        "  --threads N       worker threads (default 1%s)\n"
+        "  --duration S      seconds to run (default 1)\n"
+        "  --seed N          random seed (default 1)\n"
+        "  --test-verifier   instead of a run, check that the verifier catches damaged sets\n"
+        "  --help            this text\n"
+        "\n"
+        "Prints one parseable line:\n"
+        "  structure=.. threads=.. update=.. size=.. ops=.. seconds=.. ops_per_s=.. sync=.. cpu_s=..\n"
+        "then a readable one. Exit status: 0 verified, %d bad usage, %d verification failed.\n"
+        "The tm build runs on libtm; LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu runs it on GCC's\n"
+        "libitm instead.\n",
+        program, BENCH_SYNC_NAME, BENCH_SYNC_MAX_THREADS == 1 ? ", the only choice here" : "",
+        BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
+}
+
+static bool parse_options(int argc, char **argv, const char *program, struct intset_options *opt)
+{
+    static const struct option longopts[] = {
+        { "structure", required_argument, NULL, 's' },
+        { "size", required_argument, NULL, 'n' },
+        { "update", required_argument, NULL, 'u' },
+        { "threads", required_argument, NULL, 't' },
+        { "duration", required_argument, NULL, 'd' },
+        { "seed", required_argument, NULL, 'r' },
+        { "test-verifier", no_argument, NULL, 'V' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    *opt = (struct intset_options){ INTSET_RBTREE, 0, 20, 1, 1.0, 1, false };
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        bool ok = true;
+        switch (c) {
+        case 's':
+            ok = intset_kind_from_name(optarg, &opt->kind);
+            if (!ok)
+                fprintf(stderr, "%s: --structure '%s' is unknown; use rbtree, skiplist, list or hashset\n",
+                        program, optarg);
+            break;
+        case 'n': ok = bench_parse_count(program, "--size", optarg, 1, 1ul << 24, &opt->size); break;
+        case 'u': ok = bench_parse_count(program, "--update", optarg, 0, 100, &opt->update); break;
+        case 't':
+            ok = bench_parse_count(program, "--threads", optarg, 1, 1024, &opt->threads)
+                 && bench_threads_supported(program, opt->threads);
+            break;
+        case 'd': ok = bench_parse_seconds(program, "--duration", optarg, &opt->duration); break;
+        case 'r': ok = bench_parse_count(program, "--seed", optarg, 0, ULONG_MAX, &opt->seed); break;
+        case 'V': opt->test_verifier = true; break;
+        case 'h': usage(stdout, program); exit(0);
+        default:
+            fprintf(stderr, "%s: unknown or incomplete option '%s'; see --help\n", program, argv[optind - 1]);
+            ok = false;
+        }
+        if (!ok)
+            return false;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s'; see --help\n", program, argv[optind]);
+        return false;
+    }
+    if (opt->size == 0)
+        opt->size = intset_default_size(opt->kind);
+    return true;
+}
+
+/* Inserts distinct random keys until the set holds size elements. */
+static struct intset *populate(const struct intset_options *opt, long range)
+{
+    struct intset *set = intset_create(opt->kind, opt->size);
+    if (!set)
+        return NULL;
+    uint64_t rng = rng_seed(opt->seed, UINT32_MAX);
+    for (unsigned long held = 0; held < opt->size;) {
+        long key = (long)rng_below(&rng, (uint64_t)range);
+        held += intset_insert(set, key, intset_random_height(set, &rng));
+    }
+    return set;
+}
+
+static void intset_worker_run(void *arg, const atomic_bool *stop)
+{
+    struct intset_worker *w = arg;
+    struct intset *set = w->set;
+    while (!atomic_load_explicit(stop, memory_order_relaxed)) {
+        long key = (long)rng_below(&w->rng, (uint64_t)w->range);
+        /* dice in 0..199: below 2*update is an update, odd ones insert, even ones remove. */
+        unsigned dice = (unsigned)rng_below(&w->rng, 200);
+        bool done;
+        if (dice < 2 * w->update && (dice & 1)) {
+            int height = intset_random_height(set, &w->rng);
+            ATOMIC_BEGIN
+                done = intset_insert(set, key, height);
+            ATOMIC_END
+            w->inserted += done;
+        } else if (dice < 2 * w->update) {
+            ATOMIC_BEGIN
+                done = intset_remove(set, key);
+            ATOMIC_END
+            w->removed += done;
+        } else {
+            ATOMIC_BEGIN
+                done = intset_contains(set, key);
+            ATOMIC_END
+            w->found += done;
+        }
+        w->ops++;
+    }
+}
+
+/* Each damage must be caught, and undoing it must make the set valid again. */
+static int test_verifier(const struct intset_options *opt, const char *program)
+{
+    const char *name = intset_kind_name(opt->kind);
+    struct intset *set = populate(opt, 2 * (long)opt->size);
+    if (!set) {
+        fprintf(stderr, "%s: out of memory building a %s of %lu elements\n", program, name, opt->size);
+        return 1;
+    }
+    int failures = 0;
+    if (!intset_verify(set, opt->size, stderr)) {
+        fprintf(stderr, "FAIL: a freshly built %s does not verify\n", name);
+        failures++;
+    }
+    printf("expected complaint: ");
+    if (intset_verify(set, opt->size + 1, stdout)) {
+        fprintf(stderr, "FAIL: a %s of %lu elements passed as %lu\n", name, opt->size, opt->size + 1);
+        failures++;
+    }
+    struct { const char *what; bool (*damage)(struct intset *); } damages[] = {
+        { "keys out of order", intset_damage_order },
+        { "wrong node colour", intset_damage_color },
+    };
+    for (size_t i = 0; i < sizeof damages / sizeof damages[0]; i++) {
+        if (!damages[i].damage(set)) {
+            printf("%s: %s does not apply\n", name, damages[i].what);
+            continue;
+        }
+        printf("expected complaint (%s): ", damages[i].what);
+        if (intset_verify(set, opt->size, stdout)) {
+            fprintf(stderr, "FAIL: %s with %s passed verification\n", name, damages[i].what);
+            failures++;
+        }
+        damages[i].damage(set);
+        if (!intset_verify(set, opt->size, stderr)) {
+            fprintf(stderr, "FAIL: %s does not verify after undoing %s\n", name, damages[i].what);
+            failures++;
+        }
+    }
+    intset_destroy(set);
+    printf("%s verifier: %s\n", name, failures ? "FAILED" : "catches every damage");
+    return failures ? BENCH_EXIT_BROKEN : 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *program = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    struct intset_options opt;
+    if (!parse_options(argc, argv, program, &opt))
+        return BENCH_EXIT_USAGE;
+    if (opt.test_verifier)
+        return test_verifier(&opt, program);
+
+    const char *name = intset_kind_name(opt.kind);
+    long range = 2 * (long)opt.size;
+    struct intset *set = populate(&opt, range);
+    struct intset_worker *workers = aligned_alloc(128, opt.threads * sizeof *workers);
+    if (!set || !workers) {
+        fprintf(stderr, "%s: out of memory building a %s of %lu elements\n", program, name, opt.size);
+        return 1;
+    }
+    for (unsigned long i = 0; i < opt.threads; i++)
+        workers[i] = (struct intset_worker){ set, range, (unsigned)opt.update, rng_seed(opt.seed, i), 0, 0, 0, 0 };
+
+    double cpu_seconds = 0;
+    double seconds = bench_run_threads((unsigned)opt.threads, opt.duration, intset_worker_run,
+                                       workers, sizeof *workers, &cpu_seconds);
+    if (seconds < 0) {
+        fprintf(stderr, "%s: could not start %lu threads\n", program, opt.threads);
+        return 1;
+    }
+
+    unsigned long ops = 0, inserted = 0, removed = 0;
+    for (unsigned long i = 0; i < opt.threads; i++) {
+        ops += workers[i].ops;
+        inserted += workers[i].inserted;
+        removed += workers[i].removed;
+    }
+    size_t expected = opt.size + inserted - removed;
+    double rate = ops / seconds;
+    printf("structure=%s threads=%lu update=%lu size=%lu ops=%lu seconds=%.3f ops_per_s=%.0f sync=%s cpu_s=%.3f\n",
+           name, opt.threads, opt.update, opt.size, ops, seconds, rate, BENCH_SYNC_NAME, cpu_seconds);
+    fflush(stdout);
+    bool valid = intset_verify(set, expected, stderr);
+    printf("%s (%s build): %lu thread(s), %lu%% updates, %lu initial elements: %.3f M ops/s "
+           "over %.2f s; %lu inserts, %lu removes; %s\n",
+           name, BENCH_SYNC_NAME, opt.threads, opt.update, opt.size, rate / 1e6, seconds,
+           inserted, removed, valid ? "verified" : "VERIFICATION FAILED");
+    intset_destroy(set);
+    free(workers);
+    return valid ? 0 : BENCH_EXIT_BROKEN;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs scripts/libtm-bench on a tiny configuration into a scratch folder and checks what it
+# writes (never the numbers themselves).   tests/script-smoke.sh TOP SCRATCH_DIR
+set -u
+top=$1 out=$2
+rm -rf "$out"; mkdir -p "$out"
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$top/scripts/libtm-bench" --threads 0 --results "$out" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "libtm-bench accepted --threads 0"
+
+"$top/scripts/libtm-bench" --structures list,bank --updates 20 --threads 1,2 --duration 0.1 \
+  --repeat 2 --results "$out" || fail "libtm-bench exited $?"
+
+csv="$out/libtm-bench.csv"
+[ -s "$csv" ] || fail "$csv was not written"
+head -n 1 "$csv" | grep -qx 'structure,update,size,threads,runtime,ops_per_s,ops_per_cpu_s,runs,failures,vs_libitm,vs_best_libitm_mutex,time_vs_seq,cpu_share,aborts_per_commit' \
+  || fail "unexpected CSV header: $(head -n 1 "$csv")"
+runtimes="libitm libitm-mlwt mutex"
+[ -e "$top/libtm/lib/libitm.so.1" ] && runtimes="libtm libtm-orec libtm-norec $runtimes"
+for structure in list bank; do
+  for threads in 1 2; do
+    want=$runtimes; [ "$threads" -eq 1 ] && want="$want seq"
+    for runtime in $want; do
+      row=$(awk -F, -v s="$structure" -v t="$threads" -v r="$runtime" '$1 == s && $4 == t && $5 == r' "$csv")
+      [ -n "$row" ] || fail "no row for $structure threads=$threads $runtime"
+      IFS=, read -r _ _ size _ _ ops cpu_rate runs failures _ <<<"$row"
+      [ -n "$ops" ] && [ -n "$cpu_rate" ] && [ "$runs" = 2 ] && [ "$failures" = 0 ] || fail "bad row: $row"
+      [ "$size" = "$([ $structure = list ] && echo 256 || echo 1024)" ] || fail "wrong size in: $row"
+    done
+  done
+done
+rows=$(($(wc -l <"$csv") - 1))
+echo "CSV has $rows rows, all measured"
+grep -q '^list ' "$out/libtm-bench.txt" || fail "the table misses the list rows"
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+  [ -s "$out/libtm-bench.png" ] || fail "no plot although matplotlib is installed"
+fi
+echo "libtm-bench script: ok"

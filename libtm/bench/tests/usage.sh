@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Every benchmark program answers --help and rejects bad input with exit 2 and a message that
+# names the offending option.   tests/usage.sh BIN_DIR
+set -u
+bin=$1
+failures=0
+
+expect_usage_error() {  # PROGRAM WORD-EXPECTED-IN-MESSAGE ARGS...
+  local program=$1 word=$2; shift 2
+  local err rc
+  err=$("$bin/$program" "$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -ne 2 ] || ! grep -q -- "$word" <<<"$err"; then
+    echo "FAIL: $program $* exited $rc with '$err' (wanted exit 2 and a message naming $word)"
+    failures=$((failures + 1))
+  else
+    echo "ok: $program $* -> $err"
+  fi
+}
+
+for program in intset-tm intset-mutex intset-seq bank-tm bank-mutex bank-seq; do
+  if ! "$bin/$program" --help | grep -q '^Usage:'; then
+    echo "FAIL: $program --help does not print a usage text"; failures=$((failures + 1))
+  fi
+  expect_usage_error "$program" --threads --threads 0
+  expect_usage_error "$program" --duration --duration -1
+  expect_usage_error "$program" --duration --duration abc
+  expect_usage_error "$program" --seed --seed 12x
+  expect_usage_error "$program" --bogus --bogus
+  expect_usage_error "$program" stray stray
+done
+for program in intset-tm intset-mutex intset-seq; do
+  expect_usage_error "$program" --structure --structure tree
+  expect_usage_error "$program" --update --update 101
+  expect_usage_error "$program" --size --size 0
+done
+expect_usage_error bank-tm --accounts --accounts 1
+expect_usage_error intset-seq "--threads 1" --threads 2
+expect_usage_error bank-seq "--threads 1" --threads 2
+
+[ "$failures" -eq 0 ] && echo "usage: all checks passed"
+exit $((failures > 0))
