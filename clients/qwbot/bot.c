@@ -1,0 +1,549 @@
+/* One bot's connection: getchallenge/connect, the netchan, sending its commands on a timer,
+ * timing acknowledgements, and the clean "drop" at the end. */
+#include "bot.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "move.h"
+#include "run.h"
+
+#define RETRY_SECONDS 1.0        /* getchallenge / connect resend period */
+#define FINISH_WAIT_SECONDS 1.0  /* how long to wait for the acks of the last moves */
+#define CLOSED_LOOP_TIMEOUT 0.1  /* -closedloop: send the next move anyway after this long */
+
+static void closed_loop_tick(qwbot_bot *b);
+
+const char *qwbot_state_name(qwbot_state s)
+{
+    static const char *const names[] = {"challenge", "connecting", "signon", "spawned",
+                                        "playing", "finishing", "done", "failed"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+static void set_state(qwbot_bot *b, qwbot_state s)
+{
+    b->state = s;
+    b->state_since = qwbot_now();
+}
+
+void qwbot_bot_log(qwbot_bot *b, const char *fmt, ...)
+{
+    if (!b->run->opt.verbose)
+        return;
+    char msg[2300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "[%8.3f] %s: %s\n", qwbot_now() - b->run->start_time, b->name, msg);
+}
+
+static void schedule(qwbot_bot *b, double seconds)
+{
+    if (!b->timer_event)   /* stopped */
+        return;
+    if (seconds < 0)
+        seconds = 0;
+    struct timeval tv = {(time_t)seconds, (suseconds_t)((seconds - (time_t)seconds) * 1e6)};
+    evtimer_add(b->timer_event, &tv);
+}
+
+static void send_raw(qwbot_bot *b, const uint8_t *data, size_t len)
+{
+    if (b->fd < 0)
+        return;
+    ssize_t n = send(b->fd, data, len, 0);
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != ECONNREFUSED)
+        qwbot_bot_log(b, "send failed: %s", strerror(errno));
+    b->packets_sent++;
+    b->bytes_sent += len;
+}
+
+void qwbot_bot_send_connectionless(qwbot_bot *b, const char *text)
+{
+    uint8_t buf[1024];
+    size_t n = strlen(text);
+    if (n > sizeof buf - 4)
+        n = sizeof buf - 4;
+    memcpy(buf, QW_CONNECTIONLESS_PREFIX, 4);
+    memcpy(buf + 4, text, n);
+    send_raw(b, buf, n + 4);
+}
+
+void qwbot_bot_stringcmd(qwbot_bot *b, const char *fmt, ...)
+{
+    char text[1100];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    qwbot_bot_log(b, "-> %s", text);
+    qw_write_byte(&b->nc.message, clc_stringcmd);
+    qw_write_string(&b->nc.message, text);
+    if (qw_netchan_reliable_overflowed(&b->nc))
+        qwbot_bot_fail(b, "reliable message buffer overflowed (the server does not "
+                       "acknowledge our commands)");
+}
+
+/* Forget a sent move that can no longer be acknowledged on its own. */
+static void count_unresolved(qwbot_bot *b, qwbot_sent *e)
+{
+    if (e->sequence > 0 && !e->resolved) {
+        e->resolved = true;
+        if (e->is_move)
+            b->moves_unacked++;
+    }
+}
+
+static void send_packet(qwbot_bot *b, const uint8_t *unreliable, size_t len, bool is_move)
+{
+    uint8_t out[QW_MAX_PACKET + 16];
+    int32_t seq = b->nc.outgoing_sequence;
+    size_t n = qw_netchan_transmit(&b->nc, unreliable, len, out, sizeof out);
+    qwbot_sent *e = &b->sent[seq & QW_UPDATE_MASK];
+    count_unresolved(b, e);
+    e->sequence = seq;
+    e->time = qwbot_now();
+    e->is_move = is_move;
+    e->resolved = false;
+    send_raw(b, out, n);
+}
+
+/* Sends one packet carrying `cmd` as the newest of the three usercmds of a clc_move. */
+static void send_move(qwbot_bot *b, const qwbot_cmd *cmd, bool is_move)
+{
+    b->history[0] = b->history[1];
+    b->history[1] = b->history[2];
+    b->history[2] = *cmd;
+    uint8_t buf[128];
+    qw_sizebuf sb;
+    qw_sizebuf_init(&sb, buf, sizeof buf);
+    qwbot_write_move(&sb, b->run->chktbl, b->nc.outgoing_sequence, 0, b->history);
+    if (b->valid_sequence &&
+        b->nc.outgoing_sequence - b->valid_sequence < QW_UPDATE_BACKUP - 1)
+        qwbot_write_delta_request(&sb, b->valid_sequence);
+    send_packet(b, buf, sb.cursize, is_move);
+}
+
+static void resolve_acks(qwbot_bot *b, int32_t ack, double now)
+{
+    if (ack <= b->resolved_upto)
+        return;
+    int32_t from = b->resolved_upto + 1;
+    if (ack - from >= QW_UPDATE_BACKUP)
+        from = ack - QW_UPDATE_BACKUP + 1;   /* older slots were counted when reused */
+    for (int32_t s = from; s <= ack; s++) {
+        qwbot_sent *e = &b->sent[s & QW_UPDATE_MASK];
+        if (e->sequence != s || e->resolved)
+            continue;
+        if (s == ack) {
+            e->resolved = true;
+            if (e->is_move) {
+                b->moves_acked++;
+                double rtt = (now - e->time) * 1e6;
+                qwbot_latency_add(&b->run->latency, rtt < 0 ? 0 : (uint32_t)rtt);
+            }
+        } else {
+            count_unresolved(b, e);
+        }
+    }
+    b->resolved_upto = ack;
+}
+
+/* rate 100000: servers that pace replies by the client's rate (mvdsv) must not choke 32
+ * players' worth of updates at 77 packets/s; real clients ask for 25000-30000. */
+static void send_connect(qwbot_bot *b)
+{
+    char text[512], models[64] = "";
+    int color = (int)(b->index % 14);
+    /* the model checksums spare mvdsv its "missing player/eyes model checksum" warning */
+    if (b->run->pmodel >= 0 && b->run->emodel >= 0)
+        snprintf(models, sizeof models, "\\pmodel\\%ld\\emodel\\%ld", b->run->pmodel,
+                 b->run->emodel);
+    snprintf(text, sizeof text,
+             "connect %d %d %d \"\\name\\%s\\topcolor\\%d\\bottomcolor\\%d\\rate\\100000"
+             "\\msg\\1%s\"\n",
+             QW_PROTOCOL_VERSION, b->qport, b->challenge, b->name, color, color, models);
+    qwbot_bot_send_connectionless(b, text);
+}
+
+static void close_socket(qwbot_bot *b)
+{
+    if (b->read_event) {
+        event_free(b->read_event);
+        b->read_event = NULL;
+    }
+    if (b->timer_event) {
+        event_free(b->timer_event);
+        b->timer_event = NULL;
+    }
+    if (b->fd >= 0) {
+        close(b->fd);
+        b->fd = -1;
+    }
+}
+
+static bool netchan_up(const qwbot_bot *b)
+{
+    return b->state >= BOT_SIGNON && b->state <= BOT_FINISHING && b->fd >= 0;
+}
+
+static void send_drop(qwbot_bot *b)
+{
+    /* like a real client: "drop" three times, unreliably, and go */
+    static const uint8_t drop[] = {clc_stringcmd, 'd', 'r', 'o', 'p', 0};
+    for (int i = 0; i < 3; i++)
+        send_packet(b, drop, sizeof drop, false);
+}
+
+void qwbot_bot_stop(qwbot_bot *b)
+{
+    if (b->state == BOT_DONE || b->state == BOT_FAILED) {
+        close_socket(b);
+        return;
+    }
+    if (netchan_up(b))
+        send_drop(b);
+    for (int i = 0; i < QW_UPDATE_BACKUP; i++)
+        count_unresolved(b, &b->sent[i]);
+    close_socket(b);
+    set_state(b, BOT_DONE);
+}
+
+void qwbot_bot_fail(qwbot_bot *b, const char *fmt, ...)
+{
+    if (b->state == BOT_DONE || b->state == BOT_FAILED)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->fail_reason, sizeof b->fail_reason, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "qwbot: %s (%s): %s\n", b->name, qwbot_state_name(b->state),
+            b->fail_reason);
+    if (netchan_up(b))
+        send_drop(b);
+    for (int i = 0; i < QW_UPDATE_BACKUP; i++)
+        count_unresolved(b, &b->sent[i]);
+    /* the socket is closed by the caller's loop or at the end (events may be running) */
+    if (b->read_event)
+        event_del(b->read_event);
+    if (b->timer_event)
+        event_del(b->timer_event);
+    set_state(b, BOT_FAILED);
+}
+
+/* ---- receiving ---- */
+
+static void handle_connectionless(qwbot_bot *b, const uint8_t *data, size_t len)
+{
+    char text[1024];
+    size_t n = len < sizeof text - 1 ? len : sizeof text - 1;
+    memcpy(text, data, n);
+    text[n] = 0;
+    if (n == 0)
+        return;
+    switch (text[0]) {
+    case QW_S2C_CHALLENGE:
+        if (b->state != BOT_CHALLENGE)
+            return;
+        b->challenge = (int32_t)strtol(text + 1, NULL, 10);   /* extension tail ignored */
+        set_state(b, BOT_CONNECTING);
+        b->attempts = 0;
+        send_connect(b);
+        schedule(b, RETRY_SECONDS);
+        break;
+    case QW_S2C_CONNECTION:
+        if (b->state != BOT_CONNECTING)
+            return;
+        qw_netchan_init(&b->nc, true, b->qport);
+        b->resolved_upto = 0;
+        b->last_server_packet = qwbot_now();
+        set_state(b, BOT_SIGNON);
+        qwbot_bot_log(b, "connected (qport %d)", b->qport);
+        qwbot_bot_stringcmd(b, "new");
+        schedule(b, 0);
+        break;
+    case QW_A2A_PRINT: {
+        char *msg = text + 1;
+        while (*msg == '\n')
+            msg++;
+        size_t m = strlen(msg);
+        while (m && msg[m - 1] == '\n')
+            msg[--m] = 0;
+        qwbot_bot_log(b, "server says: %s", msg);
+        if (b->state == BOT_CONNECTING || b->state == BOT_CHALLENGE)
+            qwbot_bot_fail(b, "server refused the connection: %s", msg);
+        break;
+    }
+    default:
+        break;   /* pings, extension replies: not for us */
+    }
+}
+
+static void handle_sequenced(qwbot_bot *b, const uint8_t *data, size_t len, double now)
+{
+    qw_msgreader payload;
+    if (!qw_netchan_process(&b->nc, data, len, now, &payload, NULL)) {
+        b->stale_packets++;
+        return;
+    }
+    b->packets_received++;
+    b->bytes_received += len;
+    b->last_server_packet = now;
+    resolve_acks(b, b->nc.incoming_acknowledged, now);
+    bool answered = b->state == BOT_PLAYING && b->run->opt.closed_loop &&
+                    b->nc.incoming_acknowledged >= b->last_move_sequence;
+    if (!qwbot_parse_server_message(b, &payload))
+        b->bad_messages++;
+    if (b->state == BOT_FAILED || b->state == BOT_DONE)
+        return;
+    if (b->begin_sent && !b->in_game && !qw_netchan_reliable_pending(&b->nc)) {
+        b->in_game = true;
+        b->spawned_once = true;
+        qwbot_bot_log(b, "in the game (slot %d)", b->playernum);
+        if (b->state == BOT_SIGNON)
+            set_state(b, BOT_SPAWNED);
+    }
+    if (answered && b->state == BOT_PLAYING) {
+        event_del(b->timer_event);
+        closed_loop_tick(b);
+    }
+}
+
+static void on_readable(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    qwbot_bot *b = arg;
+    uint8_t buf[8192];
+    for (int i = 0; i < 256 && b->fd >= 0 && b->state != BOT_FAILED; i++) {
+        ssize_t n = recv(b->fd, buf, sizeof buf, 0);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == ECONNREFUSED)   /* nobody on that port (yet): retries go on */
+                continue;
+            break;
+        }
+        double now = qwbot_now();
+        if (n >= 4 && memcmp(buf, QW_CONNECTIONLESS_PREFIX, 4) == 0)
+            handle_connectionless(b, buf + 4, (size_t)n - 4);
+        else if (netchan_up(b))
+            handle_sequenced(b, buf, (size_t)n, now);
+    }
+    if (b->state == BOT_FAILED)
+        close_socket(b);
+}
+
+/* ---- sending on the timer ---- */
+
+static void record_sent(qwbot_bot *b, const qwbot_record *r)
+{
+    if (!b->recording)
+        return;
+    int rc = r->kind == QWBOT_REC_MOVE ? qwbot_stream_add_move(b->recording, r->time_ms, &r->cmd)
+                                       : qwbot_stream_add_string(b->recording, r->time_ms, r->text);
+    if (rc != 0)
+        qwbot_bot_fail(b, "cannot record the command stream (out of memory)");
+}
+
+bool qwbot_bot_completed(const qwbot_bot *b)
+{
+    return b->state == BOT_DONE && b->spawned_once &&
+           (b->moves_sent == b->moves_target || b->out_of_time);
+}
+
+static bool time_is_up(qwbot_bot *b)
+{
+    double limit = b->run->opt.duration;
+    if (limit > 0 && qwbot_now() - b->run->play_start >= limit) {
+        b->out_of_time = true;
+        return true;
+    }
+    return false;
+}
+
+static void enter_finishing(qwbot_bot *b)
+{
+    set_state(b, BOT_FINISHING);
+    schedule(b, FINISH_WAIT_SECONDS);
+}
+
+/* -closedloop: sends the records up to and including the next move, then waits for its
+ * answer (handle_sequenced calls back) or CLOSED_LOOP_TIMEOUT. */
+static void closed_loop_tick(qwbot_bot *b)
+{
+    const qwbot_stream *src = b->source;
+    while (b->next_record < src->count && b->moves_sent < b->moves_target &&
+           b->state == BOT_PLAYING) {
+        const qwbot_record *r = &src->records[b->next_record];
+        if (r->kind == QWBOT_REC_STRING) {
+            qwbot_bot_stringcmd(b, "%s", r->text);
+        } else {
+            b->last_move_sequence = b->nc.outgoing_sequence;
+            send_move(b, &r->cmd, true);
+            b->moves_sent++;
+        }
+        record_sent(b, r);
+        b->next_record++;
+        if (r->kind == QWBOT_REC_MOVE)
+            break;
+    }
+    if (b->state != BOT_PLAYING)
+        return;
+    if (b->moves_sent >= b->moves_target || b->next_record >= src->count || time_is_up(b)) {
+        enter_finishing(b);
+        return;
+    }
+    schedule(b, CLOSED_LOOP_TIMEOUT);
+}
+
+static void play_tick(qwbot_bot *b, double now)
+{
+    const qwbot_stream *src = b->source;
+    if (b->run->opt.closed_loop) {
+        closed_loop_tick(b);
+        return;
+    }
+    double speed = b->run->opt.speed;
+    double elapsed_ms = (now - b->run->play_start) * 1000.0 * speed;
+    while (b->next_record < src->count && b->moves_sent < b->moves_target &&
+           b->state == BOT_PLAYING) {
+        const qwbot_record *r = &src->records[b->next_record];
+        if ((double)r->time_ms > elapsed_ms)
+            break;
+        if (r->kind == QWBOT_REC_STRING) {
+            qwbot_bot_stringcmd(b, "%s", r->text);
+        } else {
+            send_move(b, &r->cmd, true);
+            b->moves_sent++;
+        }
+        record_sent(b, r);
+        b->next_record++;
+    }
+    if (b->state != BOT_PLAYING)
+        return;
+    if (b->moves_sent >= b->moves_target || b->next_record >= src->count || time_is_up(b)) {
+        enter_finishing(b);
+        return;
+    }
+    double due = b->run->play_start + src->records[b->next_record].time_ms / 1000.0 / speed;
+    schedule(b, due - now);
+}
+
+static void on_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    qwbot_bot *b = arg;
+    double now = qwbot_now();
+    double idle_period = b->run->interval_ms / 1000.0;
+    switch (b->state) {
+    case BOT_CHALLENGE:
+        b->attempts++;
+        qwbot_bot_send_connectionless(b, "getchallenge\n");
+        schedule(b, RETRY_SECONDS);
+        break;
+    case BOT_CONNECTING:
+        b->attempts++;
+        send_connect(b);
+        schedule(b, RETRY_SECONDS);
+        break;
+    case BOT_SIGNON:
+        if (!b->begin_sent) {
+            /* only the netchan: carries and acknowledges the reliable sign-on messages */
+            send_packet(b, NULL, 0, false);
+            schedule(b, idle_period);
+            break;
+        }
+        /* after "begin" the server expects moves, as from a real client */
+        __attribute__((fallthrough));
+    case BOT_SPAWNED: {
+        /* idle moves keep the player alive in the game until every bot is in */
+        qwbot_cmd idle = {0};
+        idle.msec = (uint8_t)(b->run->interval_ms > 250 ? 250 : b->run->interval_ms);
+        idle.angles[1] = b->history[2].angles[1];
+        send_move(b, &idle, false);
+        schedule(b, idle_period);
+        break;
+    }
+    case BOT_PLAYING:
+        play_tick(b, now);
+        break;
+    case BOT_FINISHING:
+        qwbot_bot_stop(b);
+        break;
+    default:
+        break;
+    }
+    if (b->state == BOT_FAILED)
+        close_socket(b);
+}
+
+/* Called after each ack: a finishing bot leaves as soon as its last move is answered. */
+static void check_finished(qwbot_bot *b)
+{
+    if (b->state != BOT_FINISHING)
+        return;
+    for (int i = 0; i < QW_UPDATE_BACKUP; i++)
+        if (b->sent[i].is_move && !b->sent[i].resolved && b->sent[i].sequence > 0)
+            return;
+    qwbot_bot_stop(b);
+}
+
+static void on_readable_then_check(evutil_socket_t fd, short what, void *arg)
+{
+    on_readable(fd, what, arg);
+    check_finished(arg);
+}
+
+void qwbot_bot_begin_play(qwbot_bot *b, double now)
+{
+    if (b->state != BOT_SPAWNED)
+        return;
+    set_state(b, BOT_PLAYING);
+    b->next_record = 0;
+    b->moves_sent = 0;
+    event_del(b->timer_event);
+    play_tick(b, now);
+}
+
+int qwbot_bot_start(qwbot_bot *b)
+{
+    qwbot_run *run = b->run;
+    b->fd = socket(run->server_addr.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (b->fd < 0) {
+        fprintf(stderr, "qwbot: %s: cannot create a UDP socket: %s (too many bots for the "
+                "open-file limit? see ulimit -n)\n", b->name, strerror(errno));
+        return -1;
+    }
+    int size = 1 << 18;
+    setsockopt(b->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+    /* connect() so that only the server's packets reach this socket and send() needs no
+     * address */
+    if (connect(b->fd, (struct sockaddr *)&run->server_addr, run->server_addrlen) != 0) {
+        fprintf(stderr, "qwbot: %s: cannot reach %s: %s\n", b->name, run->opt.server,
+                strerror(errno));
+        close(b->fd);
+        b->fd = -1;
+        return -1;
+    }
+    b->read_event = event_new(run->base, b->fd, EV_READ | EV_PERSIST, on_readable_then_check, b);
+    b->timer_event = evtimer_new(run->base, on_timer, b);
+    if (!b->read_event || !b->timer_event || event_add(b->read_event, NULL) != 0) {
+        fprintf(stderr, "qwbot: %s: cannot register with libevent\n", b->name);
+        close_socket(b);
+        return -1;
+    }
+    set_state(b, BOT_CHALLENGE);
+    b->attempts = 1;
+    qwbot_bot_send_connectionless(b, "getchallenge\n");
+    schedule(b, RETRY_SECONDS);
+    return 0;
+}

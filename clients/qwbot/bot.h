@@ -1,0 +1,123 @@
+/* One bot: a protocol-28 client driven by the shared libevent loop (one UDP socket each).
+ * bot.c owns the connection state machine and the socket; server_parse.c reads what the
+ * server sends; stufftext.c runs the console commands the server stuffs. */
+#ifndef QWBOT_BOT_H
+#define QWBOT_BOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "qw_netchan.h"
+#include "qw_protocol.h"
+#include "trace.h"
+
+struct event;
+struct qwbot_run;
+
+typedef enum qwbot_state {
+    BOT_CHALLENGE,   /* sending getchallenge */
+    BOT_CONNECTING,  /* sending connect, waiting for 'j' */
+    BOT_SIGNON,      /* netchan up, new/soundlist/modellist/prespawn/spawn */
+    BOT_SPAWNED,     /* "begin" acknowledged: idle moves until every bot is in */
+    BOT_PLAYING,     /* sending its command stream */
+    BOT_FINISHING,   /* all moves sent, collecting the last acknowledgements */
+    BOT_DONE,        /* sent "drop", socket closed */
+    BOT_FAILED
+} qwbot_state;
+
+const char *qwbot_state_name(qwbot_state s);
+
+/* What we remember about each sent packet, to time its acknowledgement. */
+typedef struct qwbot_sent {
+    int32_t sequence;
+    double time;
+    bool is_move;        /* a play-phase move: counts as an interaction */
+    bool resolved;
+} qwbot_sent;
+
+typedef struct qwbot_bot {
+    struct qwbot_run *run;
+    unsigned index;
+    char name[32];
+    int fd;
+    struct event *read_event, *timer_event;
+    qwbot_state state;
+    double state_since;
+    int attempts;
+    char fail_reason[200];
+
+    int qport;
+    int32_t challenge;
+    qw_netchan nc;
+
+    /* what the server told us */
+    int32_t spawncount;
+    int playernum;
+    char gamedir[64];
+    char levelname[64];
+    bool begin_sent;
+    int32_t begin_sequence;     /* first packet after the one carrying "begin" was queued */
+    int32_t valid_sequence;     /* last frame whose packetentities parsed (for clc_delta) */
+    double last_server_packet;
+    bool in_game;               /* spawned on the current map ("begin" acknowledged) */
+    bool spawned_once;          /* was in the game at least once */
+    char last_print[160];       /* last server print, quoted when the server drops us */
+
+    /* own player */
+    float origin[3];
+    bool have_origin;
+    float play_start_origin[3];
+    bool have_play_start_origin;
+    uint32_t origin_changes;    /* during play */
+    int health;
+    int frags;
+
+    /* commands */
+    const qwbot_stream *source;
+    uint32_t next_record;
+    uint32_t moves_target;
+    uint32_t moves_sent;
+    bool out_of_time;           /* stopped by -duration */
+    qwbot_stream *recording;    /* NULL unless -record */
+    qwbot_cmd history[3];       /* the last three commands sent, oldest first */
+    int32_t last_move_sequence; /* -closedloop: the packet whose answer we wait for */
+
+    /* acknowledgement timing */
+    qwbot_sent sent[QW_UPDATE_BACKUP];
+    int32_t resolved_upto;
+    uint32_t moves_acked;
+    uint32_t moves_unacked;     /* superseded by a later ack, lost, or never answered */
+
+    /* counters */
+    uint64_t packets_sent, packets_received, bytes_sent, bytes_received;
+    uint64_t bad_messages;      /* server messages we could not parse to the end */
+    uint64_t stale_packets;
+} qwbot_bot;
+
+/* Creates the socket and events and starts with getchallenge. 0 or -1 (message printed). */
+int qwbot_bot_start(qwbot_bot *b);
+/* True when the bot has sent everything it was asked to (or ran out of -duration). */
+bool qwbot_bot_completed(const qwbot_bot *b);
+/* Starts sending the command stream (all bots have spawned). */
+void qwbot_bot_begin_play(qwbot_bot *b, double now);
+/* Stops the bot: sends "drop" if connected, closes the socket. */
+void qwbot_bot_stop(qwbot_bot *b);
+void qwbot_bot_fail(qwbot_bot *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Queues a string command on the reliable channel. */
+void qwbot_bot_stringcmd(qwbot_bot *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Sends a connectionless text packet (FF FF FF FF + text) to the server. */
+void qwbot_bot_send_connectionless(qwbot_bot *b, const char *text);
+/* Verbose-mode log line prefixed with the bot's name. */
+void qwbot_bot_log(qwbot_bot *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* server_parse.c: parses one sequenced message from the server. Returns false if it stopped
+ * early at something malformed or unknown (the rest of that packet is skipped). */
+bool qwbot_parse_server_message(qwbot_bot *b, qw_msgreader *r);
+
+/* stufftext.c: runs the console text the server stuffed (one or more lines). */
+void qwbot_run_stufftext(qwbot_bot *b, const char *text);
+
+#endif

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Prepares a basedir for the real QuakeWorld server mvdsv with the ktx mod on the free maps of
+# $QW_SHARED/quake and runs it in the foreground on 127.0.0.1 (callers background and kill it).
+#   clients/qwbot/mvdsv-server.sh DIR PORT [MAP] [MAXCLIENTS]
+# DIR is created (id1 -> the shared id1, a copy of ktx with local.cfg). Exit 77 with a reason
+# when mvdsv, ktx or the shared data are missing.
+# MVDSV_EXTRA_MAP=FILE.bsp adds a map of our own (e.g. from qwmapgen) beside the shared ones:
+# DIR/id1 is then a folder of links to the shared files plus that map.
+set -euo pipefail
+dir=${1:?usage: mvdsv-server.sh DIR PORT [MAP] [MAXCLIENTS]}
+port=${2:?usage: mvdsv-server.sh DIR PORT [MAP] [MAXCLIENTS]}
+map=${3:-crateprefab_dm}
+maxclients=${4:-32}
+here=$(cd "$(dirname "$0")" && pwd)
+shared=${QW_SHARED:-$here/../../../shared}
+mvdsv=${MVDSV:-/usr/games/mvdsv}
+ktx=/usr/share/games/quake/ktx
+progs=/usr/lib/quakeworld/ktx/qwprogs.so
+
+[ -d "$shared/quake/id1/maps" ] || { echo "skip: $shared/quake (the free Quake data) is missing"; exit 77; }
+[ -x "$mvdsv" ] || { echo "skip: mvdsv is not installed (Debian package mvdsv)"; exit 77; }
+[ -d "$ktx" ] && [ -f "$progs" ] || { echo "skip: ktx is not installed (Debian package ktx)"; exit 77; }
+extra=${MVDSV_EXTRA_MAP:-}
+
+mkdir -p "$dir"
+id1=$(cd "$shared/quake/id1" && pwd)
+if [ -n "$extra" ]; then
+    [ -f "$extra" ] || { echo "mvdsv-server.sh: MVDSV_EXTRA_MAP $extra does not exist" >&2; exit 2; }
+    rm -rf "$dir/id1"
+    mkdir -p "$dir/id1/maps"
+    for f in "$id1"/*; do [ "$(basename "$f")" = maps ] || ln -s "$f" "$dir/id1/"; done
+    for f in "$id1"/maps/*; do ln -s "$f" "$dir/id1/maps/"; done
+    cp "$extra" "$dir/id1/maps/"
+else
+    ln -sfn "$id1" "$dir/id1"
+fi
+[ -f "$dir/id1/maps/$map.bsp" ] || { echo "mvdsv-server.sh: no map $map in $dir/id1/maps" >&2; exit 2; }
+rm -rf "$dir/ktx"
+cp -r "$ktx" "$dir/ktx"
+ln -sfn "$progs" "$dir/ktx/qwprogs.so"
+# KTX switches to its default map (an id map that is not here) when the last player leaves,
+# unless told otherwise. Free-for-all, no match started: the bots play in KTX's "prewar".
+# (Matchless mode would rotate maps and record demos.)
+cat > "$dir/ktx/local.cfg" <<CFG
+set k_defmap $map
+set k_mode 3
+set k_defmode ffa
+deathmatch 3
+teamplay 0
+timelimit 0
+fraglimit 0
+maxclients $maxclients
+sv_getrealip 0
+sv_mapcheck 1
+CFG
+grep -q '^exec local.cfg' "$dir/ktx/server.cfg" || echo "exec local.cfg" >> "$dir/ktx/server.cfg"
+cd "$dir"
+exec "$mvdsv" -basedir "$dir" -game ktx -progtype 1 -ip 127.0.0.1 -port "$port" \
+    +exec server.cfg +map "$map"

@@ -1,0 +1,85 @@
+/* End-of-run summary (see summary.h). */
+#include "summary.h"
+
+#include <stdint.h>
+
+unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
+{
+    unsigned spawned = 0, completed = 0, failed = 0, moved = 0;
+    uint64_t moves = 0, sent = 0, received = 0, acked = 0, unacked = 0, bad = 0;
+    uint64_t bytes_sent = 0, bytes_received = 0;
+    long frags = 0;
+    int frag_min = 0, frag_max = 0;
+    for (unsigned i = 0; i < run->nbots; i++) {
+        const qwbot_bot *b = &run->bots[i];
+        if (b->spawned_once)
+            spawned++;
+        if (qwbot_bot_completed(b))
+            completed++;
+        if (b->state == BOT_FAILED)
+            failed++;
+        if (b->origin_changes > 0)
+            moved++;
+        moves += b->moves_sent;
+        sent += b->packets_sent;
+        received += b->packets_received;
+        acked += b->moves_acked;
+        unacked += b->moves_unacked;
+        bad += b->bad_messages;
+        bytes_sent += b->bytes_sent;
+        bytes_received += b->bytes_received;
+        frags += b->frags;
+        if (i == 0 || b->frags < frag_min)
+            frag_min = b->frags;
+        if (i == 0 || b->frags > frag_max)
+            frag_max = b->frags;
+    }
+    double duration = run->play_end > run->play_start ? run->play_end - run->play_start : 0;
+    double p50 = qwbot_latency_percentile(&run->latency, 50) / 1000.0;
+    double p90 = qwbot_latency_percentile(&run->latency, 90) / 1000.0;
+    double p99 = qwbot_latency_percentile(&run->latency, 99) / 1000.0;
+    double pmax = qwbot_latency_percentile(&run->latency, 100) / 1000.0;
+    double mean = qwbot_latency_mean(&run->latency) / 1000.0;
+    double lost_pct = moves ? 100.0 * (double)unacked / (double)moves : 0;
+
+    fprintf(out, "qwbot summary: %u bots, server %s, map %s, %s\n", run->nbots,
+            run->opt.server, run->map, run->opt.replay ? "replay" : "scripted");
+    fprintf(out, "  bots spawned / completed / failed  %u / %u / %u\n", spawned, completed,
+            failed);
+    fprintf(out, "  interactions (moves sent)          %llu in %.2f s (%.1f/s)\n",
+            (unsigned long long)moves, duration, duration > 0 ? moves / duration : 0.0);
+    fprintf(out, "  packets sent / replies received    %llu / %llu (%.1f / %.1f KiB)\n",
+            (unsigned long long)sent, (unsigned long long)received, bytes_sent / 1024.0,
+            bytes_received / 1024.0);
+    fprintf(out, "  moves acked / without own ack      %llu / %llu (%.2f %% lost or "
+            "superseded)\n", (unsigned long long)acked, (unsigned long long)unacked, lost_pct);
+    fprintf(out, "  round trip (ack of each move), ms  p50 %.3f  p90 %.3f  p99 %.3f  max %.3f  "
+            "mean %.3f\n", p50, p90, p99, pmax, mean);
+    fprintf(out, "  frags                              total %ld, per bot %d..%d\n", frags,
+            frag_min, frag_max);
+    fprintf(out, "  bots whose origin changed in play  %u / %u\n", moved, run->nbots);
+    if (bad)
+        fprintf(out, "  server packets not fully parsed    %llu\n", (unsigned long long)bad);
+    if (!run->chktbl)
+        fprintf(out, "  WARNING: moves were sent without a valid checksum (no chktbl.bin)\n");
+    if (run->opt.verbose) {
+        for (unsigned i = 0; i < run->nbots; i++) {
+            const qwbot_bot *b = &run->bots[i];
+            fprintf(out, "  %-12s %-9s slot %2d moves %u acked %u health %d frags %d "
+                    "origin (%.1f %.1f %.1f) changes %u%s%s\n", b->name,
+                    qwbot_state_name(b->state), b->playernum, b->moves_sent, b->moves_acked,
+                    b->health, b->frags, b->origin[0], b->origin[1], b->origin[2],
+                    b->origin_changes, b->fail_reason[0] ? " : " : "", b->fail_reason);
+        }
+    }
+    fprintf(out, "qwbot-stats bots=%u spawned=%u completed=%u failed=%u interactions=%llu "
+            "duration_s=%.3f packets_sent=%llu replies=%llu acked=%llu unacked=%llu "
+            "rtt_p50_ms=%.3f rtt_p90_ms=%.3f rtt_p99_ms=%.3f rtt_mean_ms=%.3f frags=%ld "
+            "moved=%u bad_messages=%llu\n",
+            run->nbots, spawned, completed, failed, (unsigned long long)moves, duration,
+            (unsigned long long)sent, (unsigned long long)received, (unsigned long long)acked,
+            (unsigned long long)unacked, p50, p90, p99, mean, frags, moved,
+            (unsigned long long)bad);
+    fflush(out);
+    return run->nbots - completed;
+}
