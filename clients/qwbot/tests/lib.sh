@@ -45,12 +45,21 @@ wait_for_server() {
     return 1
 }
 
+# fail_if_port_taken PORT: another server there would be tested instead of ours
+fail_if_port_taken() {
+    if command -v quakestat >/dev/null &&
+        quakestat -qws "127.0.0.1:$1" -raw , 2>/dev/null | grep -q ",[0-9]*,[0-9]*,"; then
+        fail "another server already answers on 127.0.0.1:$1"
+    fi
+}
+
 # start_mvdsv PORT [MAP]: mvdsv + ktx on the shared data (skips the test if unavailable)
 start_mvdsv() {
     local port=$1 map=${2:-crateprefab_dm}
     [ -d "$QW_SHARED/quake/id1/maps" ] || skip "$QW_SHARED/quake (free Quake data) is missing"
     [ -x /usr/games/mvdsv ] || skip "mvdsv is not installed (Debian package mvdsv)"
     [ -f /usr/lib/quakeworld/ktx/qwprogs.so ] || skip "ktx is not installed (Debian package ktx)"
+    fail_if_port_taken "$port"
     server_log="$work/mvdsv.log"
     "$qwbot_dir/mvdsv-server.sh" "$work/mvdsv" "$port" "$map" >"$server_log" 2>&1 &
     server_pid=$!

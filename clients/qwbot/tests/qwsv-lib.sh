@@ -9,6 +9,7 @@ start_qwsv() {
     qwsv_map=oneroom
     "$QW_BIN/qwmapgen" -o "$basedir/id1/maps/$qwsv_map.bsp" --size 1536 --spawns 32 \
         >"$work/qwmapgen.log" 2>&1 || { cat "$work/qwmapgen.log"; fail "qwmapgen failed"; }
+    fail_if_port_taken "$port"
     server_log="$work/qwsv.log"
     QW_CHKTBL=${QW_CHKTBL:-} "$QW_BIN/qwsv" -basedir "$basedir" -map "$qwsv_map" -ip 127.0.0.1 \
         -port "$port" -threads "$threads" -sync "$sync" -maxclients 32 >"$server_log" 2>&1 &
