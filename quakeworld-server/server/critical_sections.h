@@ -31,7 +31,10 @@
  *            aborts; the paper's STM_LOCK)
  *   none     no synchronisation (only valid with -threads 1)
  *
- * Section bodies only call transaction_safe code (QW_TM_SAFE). Logging inside a section goes
+ * Section bodies only call transaction_safe code (QW_TM_SAFE), or transaction_pure code
+ * (QW_TM_PURE, world/bsp.h: traces, point contents, leaf and PVS lookups, pmove), which reads
+ * only the immutable map and runs without barriers: pass it locals (copies of entity fields),
+ * never shared state. Logging inside a section goes
  * through sv_log_deferred (transaction_pure: prints at once outside transactions, and via
  * _ITM_addUserCommitAction when the enclosing transaction commits). A body that hits an
  * error (e.g. a reliable queue overflowing half way through a kill) returns false from a

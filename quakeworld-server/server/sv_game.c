@@ -87,6 +87,24 @@ static void free_entity(sv_entity *e)
     e->die_time = sv.time;
 }
 
+/* Ammo and health boxes have their origin at a corner, other item models at their centre. */
+static bool item_is_box(int item)
+{
+    return item == ITEM_HEALTH || item == ITEM_HEALTH_MEGA || item == ITEM_SHELLS ||
+           item == ITEM_ROCKETS;
+}
+
+/* Links an entity's link object with its origin and box (copied from the entity). */
+static void link_entity(sv_entity *e, int solid)
+{
+    qw_vec_copy(e->origin, e->link.origin);
+    qw_vec_copy(e->mins, e->link.mins);
+    qw_vec_copy(e->maxs, e->link.maxs);
+    e->link.solid = solid;
+    e->link.user = e;
+    qw_area_link_object(&sv.area, &e->link);
+}
+
 static sv_player *player_for_object(const qw_area_object *obj)
 {
     if (!obj)
@@ -104,30 +122,23 @@ void sv_game_spawn_item(int item, const float origin[3])
         return;
     e->kind = ENT_ITEM;
     e->item = item;
-    vec_copy(origin, e->origin);
+    qw_vec_copy(origin, e->origin);
     memset(e->angles, 0, sizeof e->angles);
-    bool box = item == ITEM_HEALTH || item == ITEM_HEALTH_MEGA || item == ITEM_SHELLS ||
-               item == ITEM_ROCKETS;
-    /* ammo and health boxes have their origin at a corner, models at the centre */
+    bool box = item_is_box(item);
     float mins[3] = {box ? 0 : -16, box ? 0 : -16, 0};
     float maxs[3] = {box ? 32 : 16, box ? 32 : 16, 56};
-    vec_copy(mins, e->mins);
-    vec_copy(maxs, e->maxs);
+    qw_vec_copy(mins, e->mins);
+    qw_vec_copy(maxs, e->maxs);
     e->modelindex = sv.model_item[item];
     e->skinnum = item == ITEM_ARMOR2 ? 1 : item == ITEM_ARMORINV ? 2 : 0;
     e->visible = true;
     e->frame = 0;
     e->effects = 0;
-    vec_copy(e->origin, e->link.origin);
-    vec_copy(e->mins, e->link.mins);
-    vec_copy(e->maxs, e->link.maxs);
-    e->link.solid = QW_SOLID_TRIGGER;
-    e->link.user = e;
-    qw_area_link_object(&sv.area, &e->link);
+    link_entity(e, QW_SOLID_TRIGGER);
     qw_entity_state *b = &e->baseline;
     memset(b, 0, sizeof *b);
     b->number = e->number;
-    vec_copy(e->origin, b->origin);
+    qw_vec_copy(e->origin, b->origin);
     b->modelindex = e->modelindex;
     b->skinnum = e->skinnum;
 }
@@ -141,18 +152,13 @@ void sv_game_spawn_brush(int submodel, bool solid)
     e->kind = ENT_BRUSH;
     memset(e->origin, 0, sizeof e->origin);
     memset(e->angles, 0, sizeof e->angles);
-    vec_copy(m->mins, e->mins);
-    vec_copy(m->maxs, e->maxs);
+    qw_vec_copy(m->mins, e->mins);
+    qw_vec_copy(m->maxs, e->maxs);
     e->modelindex = submodel + 1; /* "*1" is model 2: model 1 is the map itself */
     e->frame = e->skinnum = e->effects = 0;
     e->visible = true;
-    vec_copy(e->origin, e->link.origin);
-    vec_copy(e->mins, e->link.mins);
-    vec_copy(e->maxs, e->link.maxs);
-    e->link.solid = solid ? QW_SOLID_BSP : QW_SOLID_NOT;
     e->link.bsp_model = submodel;
-    e->link.user = e;
-    qw_area_link_object(&sv.area, &e->link);
+    link_entity(e, solid ? QW_SOLID_BSP : QW_SOLID_NOT);
     memset(&e->baseline, 0, sizeof e->baseline);
     e->baseline.number = e->number;
     e->baseline.modelindex = e->modelindex;
@@ -166,18 +172,13 @@ void sv_game_spawn_teleport(int submodel, const float dest[3], float yaw)
         return;
     e->kind = ENT_TELEPORT;
     memset(e->origin, 0, sizeof e->origin);
-    vec_copy(m->mins, e->mins);
-    vec_copy(m->maxs, e->maxs);
+    qw_vec_copy(m->mins, e->mins);
+    qw_vec_copy(m->maxs, e->maxs);
     e->modelindex = 0;
     e->visible = false; /* never sent to clients */
-    vec_copy(dest, e->dest_origin);
+    qw_vec_copy(dest, e->dest_origin);
     e->dest_yaw = yaw;
-    vec_copy(e->origin, e->link.origin);
-    vec_copy(e->mins, e->link.mins);
-    vec_copy(e->maxs, e->link.maxs);
-    e->link.solid = QW_SOLID_TRIGGER;
-    e->link.user = e;
-    qw_area_link_object(&sv.area, &e->link);
+    link_entity(e, QW_SOLID_TRIGGER);
 }
 
 void sv_game_add_default_items(void)
@@ -190,11 +191,9 @@ void sv_game_add_default_items(void)
     for (int i = 0; i < sv.num_spawnpoints; i++) {
         int item = cycle[i % (int)(sizeof cycle / sizeof cycle[0])];
         float org[3];
-        vec_copy(sv.spawnpoints[i].origin, org);
+        qw_vec_copy(sv.spawnpoints[i].origin, org);
         org[2] -= 24; /* spawn points are at a player's centre, items sit on the floor */
-        bool box = item == ITEM_HEALTH || item == ITEM_HEALTH_MEGA || item == ITEM_SHELLS ||
-                   item == ITEM_ROCKETS;
-        if (box) {
+        if (item_is_box(item)) {
             org[0] -= 16;
             org[1] -= 16;
         }
@@ -218,9 +217,9 @@ void sv_game_init_players(void)
 
 static void link_player(sv_player *p)
 {
-    vec_copy(p->origin, p->link.origin);
-    vec_copy(player_mins, p->link.mins);
-    vec_copy(player_maxs, p->link.maxs);
+    qw_vec_copy(p->origin, p->link.origin);
+    qw_vec_copy(player_mins, p->link.mins);
+    qw_vec_copy(player_maxs, p->link.maxs);
     p->link.solid = p->dead ? QW_SOLID_NOT : QW_SOLID_SLIDEBOX;
     p->link.user = p;
     qw_area_link_object(&sv.area, &p->link);
@@ -229,7 +228,19 @@ static void link_player(sv_player *p)
 static float distance_sq(const float *a, const float *b)
 {
     float d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    return vec_dot(d, d);
+    return qw_vec_dot(d, d);
+}
+
+/* Kills every living player (but `slot`) standing within 32 units of origin. */
+static bool telefrag(int slot, const float origin[3])
+{
+    bool ok = true;
+    for (int j = 0; j < QW_MAX_CLIENTS; j++) {
+        sv_player *o = &sv.players[j];
+        if (j != slot && o->active && !o->dead && distance_sq(o->origin, origin) < 32.0f * 32.0f)
+            ok &= sv_game_damage(j, slot, 1000, origin, DMG_TELEFRAG);
+    }
+    return ok;
 }
 
 QW_TM_SAFE bool sv_game_spawn_player(int slot)
@@ -257,7 +268,7 @@ QW_TM_SAFE bool sv_game_spawn_player(int slot)
 
     if (p->random_state == 0)
         p->random_state = 0x12345u + (uint32_t)slot * 7919u;
-    vec_copy(sp->origin, p->origin);
+    qw_vec_copy(sp->origin, p->origin);
     p->origin[2] += 1;
     memset(p->velocity, 0, sizeof p->velocity);
     p->angles[0] = 0;
@@ -281,12 +292,7 @@ QW_TM_SAFE bool sv_game_spawn_player(int slot)
     p->active = true;
     link_player(p);
 
-    /* telefrag whoever still stands there */
-    for (int j = 0; j < QW_MAX_CLIENTS; j++) {
-        sv_player *o = &sv.players[j];
-        if (j != slot && o->active && !o->dead && distance_sq(o->origin, p->origin) < 32.0f * 32.0f)
-            ok &= sv_game_damage(j, slot, 1000, p->origin, DMG_TELEFRAG);
-    }
+    ok &= telefrag(slot, p->origin); /* whoever still stands there */
     sv_event_temp_entity(TE_TELEPORT, p->origin);
     return ok;
 }
@@ -376,13 +382,13 @@ QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float
     p->health -= take;
     p->dmg_take += take;
     p->dmg_save += save;
-    vec_copy(from, p->dmg_origin);
+    qw_vec_copy(from, p->dmg_origin);
 
     /* knockback away from the source */
     float dir[3] = {p->origin[0] - from[0], p->origin[1] - from[1], p->origin[2] - from[2]};
-    if (vec_normalize(dir) > 0 && amount < 200) {
+    if (qw_vec_normalize(dir) > 0 && amount < 200) {
         float push = (float)amount * (attacker == target ? 8.0f : 4.0f);
-        vec_ma(p->velocity, push, dir, p->velocity);
+        qw_vec_ma(p->velocity, push, dir, p->velocity);
     }
     if (p->health <= 0)
         return kill_player(target, attacker, cause);
@@ -392,20 +398,33 @@ QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float
 
 /* ---- items ---- */
 
+/* Adds amount to a stock, capped. */
+static void add_capped(int *stock, int amount, int cap)
+{
+    *stock = *stock + amount > cap ? cap : *stock + amount;
+}
+
+/* Like add_capped, but false (nothing taken) when the stock is already full. */
+static bool top_up(int *stock, int amount, int cap)
+{
+    if (*stock >= cap)
+        return false;
+    add_capped(stock, amount, cap);
+    return true;
+}
+
 static bool pickup_item(sv_client *cl, sv_player *p, sv_entity *e)
 {
     const char *msg = NULL;
     switch (e->item) {
     case ITEM_HEALTH:
-        if (p->health >= 100)
+        if (!top_up(&p->health, 25, 100))
             return true;
-        p->health = p->health + 25 > 100 ? 100 : p->health + 25;
         msg = "You receive 25 health\n";
         break;
     case ITEM_HEALTH_MEGA:
-        if (p->health >= 250)
+        if (!top_up(&p->health, 100, 250))
             return true;
-        p->health = p->health + 100 > 250 ? 250 : p->health + 100;
         msg = "You receive 100 health\n";
         break;
     case ITEM_ARMOR1:
@@ -424,30 +443,28 @@ static bool pickup_item(sv_client *cl, sv_player *p, sv_entity *e)
         break;
     }
     case ITEM_SHELLS:
-        if (p->shells >= 100)
+        if (!top_up(&p->shells, 20, 100))
             return true;
-        p->shells = p->shells + 20 > 100 ? 100 : p->shells + 20;
         msg = "You got the shells\n";
         break;
     case ITEM_ROCKETS:
-        if (p->rockets >= 100)
+        if (!top_up(&p->rockets, 5, 100))
             return true;
-        p->rockets = p->rockets + 5 > 100 ? 100 : p->rockets + 5;
         msg = "You got the rockets\n";
         break;
     case ITEM_WEAPON_SHOTGUN:
         p->items |= IT_SHOTGUN;
-        p->shells = p->shells + 5 > 100 ? 100 : p->shells + 5;
+        add_capped(&p->shells, 5, 100);
         msg = "You got the Shotgun\n";
         break;
     case ITEM_WEAPON_ROCKET:
         p->items |= IT_ROCKET_LAUNCHER;
-        p->rockets = p->rockets + 5 > 100 ? 100 : p->rockets + 5;
+        add_capped(&p->rockets, 5, 100);
         p->weapon = IT_ROCKET_LAUNCHER;
         msg = "You got the Rocket Launcher\n";
         break;
     default:
-        p->shells = p->shells + 10 > 100 ? 100 : p->shells + 10;
+        add_capped(&p->shells, 10, 100);
         msg = "You got some ammunition\n";
         break;
     }
@@ -463,26 +480,19 @@ static bool pickup_item(sv_client *cl, sv_player *p, sv_entity *e)
  * forward at 300; whoever stands there is telefragged. */
 static bool teleport(sv_client *cl, sv_player *p, const sv_entity *t)
 {
-    bool ok = true;
     float angles[3] = {0, t->dest_yaw, 0}, forward[3], right[3], up[3];
-    angle_vectors(angles, forward, right, up);
+    qw_angle_vectors(angles, forward, right, up);
     float fog[3];
-    vec_ma(t->dest_origin, 32.0f, forward, fog);
+    qw_vec_ma(t->dest_origin, 32.0f, forward, fog);
     sv_event_temp_entity(TE_TELEPORT, p->origin);
     sv_event_temp_entity(TE_TELEPORT, fog);
-    vec_copy(t->dest_origin, p->origin);
-    vec_ma(zero_vec, 300.0f, forward, p->velocity);
-    vec_copy(angles, p->angles);
+    qw_vec_copy(t->dest_origin, p->origin);
+    qw_vec_ma(zero_vec, 300.0f, forward, p->velocity);
+    qw_vec_copy(angles, p->angles);
     p->setangle = true;
     p->onground = 0;
     qw_area_relink_object(&sv.area, &p->link, p->origin);
-    for (int j = 0; j < QW_MAX_CLIENTS; j++) {
-        sv_player *o = &sv.players[j];
-        if (j != cl->slot && o->active && !o->dead &&
-            distance_sq(o->origin, p->origin) < 32.0f * 32.0f)
-            ok &= sv_game_damage(j, cl->slot, 1000, p->origin, DMG_TELEFRAG);
-    }
-    return ok;
+    return telefrag(cl->slot, p->origin);
 }
 
 static bool touch_items(sv_client *cl, sv_player *p)
@@ -509,6 +519,31 @@ static bool touch_items(sv_client *cl, sv_player *p)
 
 /* ---- weapons ---- */
 
+/* Where shots leave a player (16 units above the origin) and the view vectors. */
+static void weapon_aim(const sv_player *p, const float angles[3], float src[3], float forward[3],
+                       float right[3], float up[3])
+{
+    qw_angle_vectors(angles, forward, right, up);
+    qw_vec_copy(p->origin, src);
+    src[2] += 16;
+}
+
+/* One instant hit from src toward end: blood and damage on a player, a puff on a wall. */
+static bool hitscan(sv_client *cl, sv_player *p, const float src[3], const float end[3],
+                    int damage, sv_damage_cause cause)
+{
+    qw_trace tr;
+    qw_world_move(&sv.area, src, zero_vec, zero_vec, end, QW_MOVE_NORMAL, &p->link, &tr);
+    sv_player *victim = player_for_object(tr.ent);
+    if (victim) {
+        sv_event_temp_entity(TE_BLOOD, tr.endpos);
+        return sv_game_damage((int)(victim - sv.players), cl->slot, damage, src, cause);
+    }
+    if (tr.fraction < 1.0f)
+        sv_event_temp_entity(TE_GUNSHOT, tr.endpos);
+    return true;
+}
+
 static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
 {
     if (p->shells < 1)
@@ -516,25 +551,14 @@ static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
     p->shells--;
     p->attack_finished = sv.time + 0.5;
     float forward[3], right[3], up[3], src[3];
-    angle_vectors(angles, forward, right, up);
-    vec_copy(p->origin, src);
-    src[2] += 16;
+    weapon_aim(p, angles, src, forward, right, up);
     bool ok = true;
     for (int i = 0; i < SHOTGUN_PELLETS; i++) {
         float dir[3], end[3];
-        vec_ma(forward, 0.04f * sv_crandom(&p->random_state), right, dir);
-        vec_ma(dir, 0.04f * sv_crandom(&p->random_state), up, dir);
-        vec_ma(src, 2048.0f, dir, end);
-        qw_trace tr;
-        qw_world_move(&sv.area, src, zero_vec, zero_vec, end, QW_MOVE_NORMAL, &p->link, &tr);
-        sv_player *victim = player_for_object(tr.ent);
-        if (victim) {
-            sv_event_temp_entity(TE_BLOOD, tr.endpos);
-            ok &= sv_game_damage((int)(victim - sv.players), cl->slot, SHOTGUN_DAMAGE, src,
-                                 DMG_SHOTGUN);
-        } else if (tr.fraction < 1.0f) {
-            sv_event_temp_entity(TE_GUNSHOT, tr.endpos);
-        }
+        qw_vec_ma(forward, 0.04f * sv_crandom(&p->random_state), right, dir);
+        qw_vec_ma(dir, 0.04f * sv_crandom(&p->random_state), up, dir);
+        qw_vec_ma(src, 2048.0f, dir, end);
+        ok &= hitscan(cl, p, src, end, SHOTGUN_DAMAGE, DMG_SHOTGUN);
     }
     sv_event_sound(cl->slot + 1, 1, sv.sound_shotgun, p->origin);
     return ok;
@@ -549,13 +573,11 @@ static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
         return;
     p->rockets--;
     p->attack_finished = sv.time + 0.8;
-    float forward[3], right[3], up[3];
-    angle_vectors(angles, forward, right, up);
+    float forward[3], right[3], up[3], src[3];
+    weapon_aim(p, angles, src, forward, right, up);
     e->kind = ENT_ROCKET;
-    vec_copy(p->origin, e->origin);
-    e->origin[2] += 16;
-    vec_ma(e->origin, 8.0f, forward, e->origin);
-    vec_ma(zero_vec, ROCKET_SPEED, forward, e->velocity);
+    qw_vec_ma(src, 8.0f, forward, e->origin);
+    qw_vec_ma(zero_vec, ROCKET_SPEED, forward, e->velocity);
     e->angles[0] = -angles[0]; /* model pitch is the view pitch inverted */
     e->angles[1] = angles[1];
     e->angles[2] = 0;
@@ -569,10 +591,7 @@ static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
     e->baseline.number = e->number;
     memset(e->mins, 0, sizeof e->mins);
     memset(e->maxs, 0, sizeof e->maxs);
-    vec_copy(e->origin, e->link.origin);
-    e->link.solid = QW_SOLID_NOT; /* linked only for its PVS leafs; it moves by traces */
-    e->link.user = e;
-    qw_area_link_object(&sv.area, &e->link);
+    link_entity(e, QW_SOLID_NOT); /* linked only for its PVS leafs; it moves by traces */
     sv_event_sound(cl->slot + 1, 1, sv.sound_rocket_fire, p->origin);
 }
 
@@ -580,20 +599,9 @@ static bool fire_axe(sv_client *cl, sv_player *p, const float angles[3])
 {
     p->attack_finished = sv.time + 0.5;
     float forward[3], right[3], up[3], src[3], end[3];
-    angle_vectors(angles, forward, right, up);
-    vec_copy(p->origin, src);
-    src[2] += 16;
-    vec_ma(src, 64.0f, forward, end);
-    qw_trace tr;
-    qw_world_move(&sv.area, src, zero_vec, zero_vec, end, QW_MOVE_NORMAL, &p->link, &tr);
-    sv_player *victim = player_for_object(tr.ent);
-    if (victim) {
-        sv_event_temp_entity(TE_BLOOD, tr.endpos);
-        return sv_game_damage((int)(victim - sv.players), cl->slot, 20, src, DMG_AXE);
-    }
-    if (tr.fraction < 1.0f)
-        sv_event_temp_entity(TE_GUNSHOT, tr.endpos);
-    return true;
+    weapon_aim(p, angles, src, forward, right, up);
+    qw_vec_ma(src, 64.0f, forward, end);
+    return hitscan(cl, p, src, end, 20, DMG_AXE);
 }
 
 static void select_weapon(sv_player *p, int impulse)
@@ -629,14 +637,14 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
         select_weapon(p, cmd->impulse);
 
     qw_pmove pm;
-    vec_copy(p->origin, pm.origin);
-    vec_copy(p->velocity, pm.velocity);
-    vec_copy(cmd->angles, pm.angles);
+    qw_vec_copy(p->origin, pm.origin);
+    qw_vec_copy(p->velocity, pm.velocity);
+    qw_vec_copy(cmd->angles, pm.angles);
     pm.oldbuttons = p->oldbuttons;
     pm.waterjumptime = p->waterjumptime;
     pm.pm_type = QW_PM_NORMAL;
     pm.cmd.msec = cmd->msec;
-    vec_copy(cmd->angles, pm.cmd.angles);
+    qw_vec_copy(cmd->angles, pm.cmd.angles);
     pm.cmd.forwardmove = cmd->forwardmove;
     pm.cmd.sidemove = cmd->sidemove;
     pm.cmd.upmove = cmd->upmove;
@@ -647,10 +655,12 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
     /* everything solid within reach of this move, from the areanode tree: the other living
      * players as boxes, brush entities as their submodels */
     qw_pmove_add_area_physents(&pm, &sv.area, &p->link, 256.0f);
+    /* transaction_pure: pm is this transaction's local (its shared inputs were copied in
+     * above, instrumented) and movevars never change after the map is loaded */
     qw_pmove_run(&pm, &sv.movevars);
 
-    vec_copy(pm.origin, p->origin);
-    vec_copy(pm.velocity, p->velocity);
+    qw_vec_copy(pm.origin, p->origin);
+    qw_vec_copy(pm.velocity, p->velocity);
     p->oldbuttons = pm.oldbuttons;
     p->waterjumptime = pm.waterjumptime;
     p->onground = pm.onground != -1;
@@ -675,12 +685,12 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
 static void explode_rocket(sv_entity *e, const qw_trace *tr)
 {
     float at[3];
-    vec_copy(tr->endpos, at);
+    qw_vec_copy(tr->endpos, at);
     /* back off the surface so the explosion is not inside the wall */
     float dir[3];
-    vec_copy(e->velocity, dir);
-    vec_normalize(dir);
-    vec_ma(at, -8.0f, dir, at);
+    qw_vec_copy(e->velocity, dir);
+    qw_vec_normalize(dir);
+    qw_vec_ma(at, -8.0f, dir, at);
     sv_player *direct = player_for_object(tr->ent);
     int attacker = e->owner_slot;
     if (direct)
@@ -691,7 +701,7 @@ static void explode_rocket(sv_entity *e, const qw_trace *tr)
             continue;
         float centre[3] = {o->origin[0], o->origin[1], o->origin[2] + 4};
         float d[3] = {centre[0] - at[0], centre[1] - at[1], centre[2] - at[2]};
-        float points = 120.0f - 0.5f * vec_length(d);
+        float points = 120.0f - 0.5f * qw_vec_length(d);
         if (j == attacker)
             points *= 0.5f;
         if (points > 0)
@@ -716,7 +726,7 @@ void sv_game_physics(double dt)
                 continue;
             }
             float end[3];
-            vec_ma(e->origin, (float)dt, e->velocity, end);
+            qw_vec_ma(e->origin, (float)dt, e->velocity, end);
             const qw_area_object *owner =
                 e->owner_slot >= 0 ? &sv.players[e->owner_slot].link : NULL;
             qw_trace tr;
@@ -726,7 +736,7 @@ void sv_game_physics(double dt)
                 explode_rocket(e, &tr);
                 continue;
             }
-            vec_copy(end, e->origin);
+            qw_vec_copy(end, e->origin);
             qw_area_relink_object(&sv.area, &e->link, e->origin);
         }
     }

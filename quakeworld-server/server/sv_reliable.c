@@ -31,15 +31,22 @@ QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len)
     return true;
 }
 
-QW_TM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text)
+/* Builds svc_print (level, text) in buf; returns its length, 0 if it does not fit. */
+QW_TM_SAFE static size_t print_message(uint8_t *buf, size_t size, int level, const char *text)
 {
-    uint8_t buf[QW_MAX_MSGLEN];
     qw_sizebuf sb;
-    qw_sizebuf_init(&sb, buf, sizeof buf);
+    qw_sizebuf_init(&sb, buf, size);
     qw_write_byte(&sb, svc_print);
     qw_write_byte(&sb, level);
     qw_write_string(&sb, text);
-    return !sb.overflowed && sv_reliable_write(cl, buf, sb.cursize);
+    return sb.overflowed ? 0 : sb.cursize;
+}
+
+QW_TM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text)
+{
+    uint8_t buf[QW_MAX_MSGLEN];
+    size_t len = print_message(buf, sizeof buf, level, text);
+    return len > 0 && sv_reliable_write(cl, buf, len);
 }
 
 QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text)
@@ -66,12 +73,8 @@ QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len)
 QW_TM_SAFE bool sv_broadcast_print(int level, const char *text)
 {
     uint8_t buf[QW_MAX_MSGLEN];
-    qw_sizebuf sb;
-    qw_sizebuf_init(&sb, buf, sizeof buf);
-    qw_write_byte(&sb, svc_print);
-    qw_write_byte(&sb, level);
-    qw_write_string(&sb, text);
-    return !sb.overflowed && sv_reliable_broadcast(buf, sb.cursize);
+    size_t len = print_message(buf, sizeof buf, level, text);
+    return len > 0 && sv_reliable_broadcast(buf, len);
 }
 
 void sv_reliable_to_netchan(sv_client *cl)

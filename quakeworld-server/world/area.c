@@ -64,29 +64,45 @@ QW_TM_SAFE void qw_area_unlink_object(qw_area_object *obj)
     obj->node = NULL;
 }
 
-QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
+/* The deepest node whose region holds the box whole. Pure: like nodes_meeting_box below, it
+ * reads only the tree's shape, which qw_area_init alone writes; absmin/absmax: locals. */
+QW_TM_PURE static qw_areanode *node_holding_box(qw_area *area, const float absmin[3],
+                                                const float absmax[3])
 {
-    qw_area_unlink_object(obj);
-    /* Widened by 1 so that objects exactly touching still find each other. */
-    for (int i = 0; i < 3; i++) {
-        float widen = i < 2 && (obj->flags & QW_AREA_FLAG_ITEM) ? 15 : 1;
-        obj->absmin[i] = obj->origin[i] + obj->mins[i] - widen;
-        obj->absmax[i] = obj->origin[i] + obj->maxs[i] + widen;
-    }
-    obj->num_leafs = qw_bsp_box_leafs(area->bsp, obj->absmin, obj->absmax, obj->leafnums,
-                                      QW_MAX_ENT_LEAFS);
-    if (obj->solid == QW_SOLID_NOT)
-        return;
-
     qw_areanode *node = &area->nodes[0];
     while (node->axis != -1) {
-        if (obj->absmin[node->axis] > node->dist)
+        if (absmin[node->axis] > node->dist)
             node = node->children[0];
-        else if (obj->absmax[node->axis] < node->dist)
+        else if (absmax[node->axis] < node->dist)
             node = node->children[1];
         else
             break;  /* crosses the split: stays here */
     }
+    return node;
+}
+
+QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
+{
+    qw_area_unlink_object(obj);
+    /* Widened by 1 so that objects exactly touching still find each other. Computed in locals:
+     * the (pure) leaf search must not see the shared object, only private copies. */
+    float absmin[3], absmax[3];
+    for (int i = 0; i < 3; i++) {
+        float widen = i < 2 && (obj->flags & QW_AREA_FLAG_ITEM) ? 15 : 1;
+        absmin[i] = obj->origin[i] + obj->mins[i] - widen;
+        absmax[i] = obj->origin[i] + obj->maxs[i] + widen;
+        obj->absmin[i] = absmin[i];
+        obj->absmax[i] = absmax[i];
+    }
+    short leafnums[QW_MAX_ENT_LEAFS];
+    int num_leafs = qw_bsp_box_leafs(area->bsp, absmin, absmax, leafnums, QW_MAX_ENT_LEAFS);
+    for (int i = 0; i < num_leafs; i++)
+        obj->leafnums[i] = leafnums[i];
+    obj->num_leafs = num_leafs;
+    if (obj->solid == QW_SOLID_NOT)
+        return;
+
+    qw_areanode *node = node_holding_box(area, absmin, absmax);
     qw_area_link *head = obj->solid == QW_SOLID_TRIGGER ? &node->trigger_objects
                                                          : &node->solid_objects;
     obj->area.next = head;
@@ -117,42 +133,65 @@ QW_TM_SAFE static int boxes_overlap(const float amin[3], const float amax[3], co
     return 1;
 }
 
-QW_TM_SAFE static int query_node(const qw_areanode *node, const float mins[3], const float maxs[3],
-                                 int kind, qw_area_object **out, int max, int count)
+/* Lists in out[] the nodes whose region meets mins..maxs, in depth-first order (a node before
+ * its children, children[0] first); returns how many (at most QW_AREA_NODES).
+ * Pure: the tree's shape (axis, dist, children) is written only by qw_area_init, so walking it
+ * needs no barriers while other threads relink objects (which changes only the nodes' lists);
+ * mins/maxs must be the caller's locals. */
+QW_TM_PURE static int nodes_meeting_box(const qw_areanode *node, const float mins[3],
+                                        const float maxs[3], const qw_areanode **out, int count)
 {
-    const qw_area_link *head = kind == QW_SOLID_TRIGGER ? &node->trigger_objects
-                                                         : &node->solid_objects;
-    for (qw_area_link *l = head->next; l != head; l = l->next) {
-        qw_area_object *obj = object_of(l);
-        if (!boxes_overlap(obj->absmin, obj->absmax, mins, maxs))
-            continue;
-        if (count < max)
-            out[count] = obj;
-        count++;
-    }
+    out[count++] = node;
     if (node->axis == -1)
         return count;
     if (maxs[node->axis] > node->dist)
-        count = query_node(node->children[0], mins, maxs, kind, out, max, count);
+        count = nodes_meeting_box(node->children[0], mins, maxs, out, count);
     if (mins[node->axis] < node->dist)
-        count = query_node(node->children[1], mins, maxs, kind, out, max, count);
+        count = nodes_meeting_box(node->children[1], mins, maxs, out, count);
     return count;
 }
 
 QW_TM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const float maxs[3],
                                  int kind, qw_area_object **out, int max)
 {
-    return query_node(&area->nodes[0], mins, maxs, kind, out, max, 0);
+    float lo[3], hi[3];  /* private copies for the pure walk (callers may pass an absmin) */
+    for (int i = 0; i < 3; i++) {
+        lo[i] = mins[i];
+        hi[i] = maxs[i];
+    }
+    const qw_areanode *nodes[QW_AREA_NODES];
+    int num_nodes = nodes_meeting_box(&area->nodes[0], lo, hi, nodes, 0);
+    int count = 0;
+    for (int n = 0; n < num_nodes; n++) {
+        const qw_area_link *head = kind == QW_SOLID_TRIGGER ? &nodes[n]->trigger_objects
+                                                             : &nodes[n]->solid_objects;
+        for (qw_area_link *l = head->next; l != head; l = l->next) {
+            qw_area_object *obj = object_of(l);
+            if (!boxes_overlap(obj->absmin, obj->absmax, lo, hi))
+                continue;
+            if (count < max)
+                out[count] = obj;
+            count++;
+        }
+    }
+    return count;
 }
 
 QW_TM_SAFE void qw_trace_object(const qw_bsp *bsp, const qw_area_object *obj,
                                 const float start[3], const float mins[3], const float maxs[3],
                                 const float end[3], qw_trace *tr)
 {
+    /* The traces are pure: give them private copies of the (shared) object's placement. */
+    float origin[3], box_mins[3], box_maxs[3];
+    for (int i = 0; i < 3; i++) {
+        origin[i] = obj->origin[i];
+        box_mins[i] = obj->mins[i];
+        box_maxs[i] = obj->maxs[i];
+    }
     if (obj->solid == QW_SOLID_BSP)
-        qw_trace_bsp_model(bsp, obj->bsp_model, obj->origin, start, mins, maxs, end, tr);
+        qw_trace_bsp_model(bsp, obj->bsp_model, origin, start, mins, maxs, end, tr);
     else
-        qw_trace_box(obj->origin, obj->mins, obj->maxs, start, mins, maxs, end, tr);
+        qw_trace_box(origin, box_mins, box_maxs, start, mins, maxs, end, tr);
 }
 
 typedef struct move_clip {
@@ -165,7 +204,9 @@ typedef struct move_clip {
     qw_trace trace;
 } move_clip;
 
-QW_TM_SAFE static void clip_to_links(const qw_areanode *node, move_clip *clip)
+/* Clips the move against the blocking objects listed in one node. Returns 0 once the trace is
+ * all in solid (nothing can change it any more), else 1. */
+QW_TM_SAFE static int clip_to_node(const qw_areanode *node, move_clip *clip)
 {
     const qw_area_link *head = &node->solid_objects;
     for (qw_area_link *l = head->next; l != head; l = l->next) {
@@ -181,7 +222,7 @@ QW_TM_SAFE static void clip_to_links(const qw_areanode *node, move_clip *clip)
             touch->maxs[0] - touch->mins[0] == 0)
             continue;
         if (clip->trace.allsolid)
-            return;
+            return 0;
         if (clip->pass && (touch->owner == clip->pass || clip->pass->owner == touch))
             continue;  /* own missiles and own owner */
 
@@ -200,27 +241,41 @@ QW_TM_SAFE static void clip_to_links(const qw_areanode *node, move_clip *clip)
             clip->trace.startsolid = 1;
         }
     }
-    if (node->axis == -1)
-        return;
-    if (clip->boxmaxs[node->axis] > node->dist)
-        clip_to_links(node->children[0], clip);
-    if (clip->boxmins[node->axis] < node->dist)
-        clip_to_links(node->children[1], clip);
+    return 1;
+}
+
+/* Clips against every object in the nodes the move's bounds meet (Quake's SV_ClipToLinks). */
+QW_TM_SAFE static void clip_to_links(const qw_area *area, move_clip *clip)
+{
+    const qw_areanode *nodes[QW_AREA_NODES];
+    int num_nodes = nodes_meeting_box(&area->nodes[0], clip->boxmins, clip->boxmaxs, nodes, 0);
+    for (int n = 0; n < num_nodes; n++)
+        if (!clip_to_node(nodes[n], clip))
+            return;
 }
 
 QW_TM_SAFE void qw_world_move(const qw_area *area, const float start[3], const float mins[3],
                               const float maxs[3], const float end[3], int move_type,
                               const qw_area_object *pass_object, qw_trace *tr)
 {
+    /* Private copies for the pure traces: callers may pass shared vectors (an entity's
+     * origin), which a pure function must not read inside a transaction. */
+    float start_l[3], end_l[3], mins_l[3], maxs_l[3];
+    for (int i = 0; i < 3; i++) {
+        start_l[i] = start[i];
+        end_l[i] = end[i];
+        mins_l[i] = mins[i];
+        maxs_l[i] = maxs[i];
+    }
     move_clip clip;
     clip.bsp = area->bsp;
-    clip.start = start;
-    clip.end = end;
-    clip.mins = mins;
-    clip.maxs = maxs;
+    clip.start = start_l;
+    clip.end = end_l;
+    clip.mins = mins_l;
+    clip.maxs = maxs_l;
     clip.type = move_type;
     clip.pass = pass_object;
-    qw_trace_world(area->bsp, start, mins, maxs, end, &clip.trace);
+    qw_trace_world(area->bsp, start_l, mins_l, maxs_l, end_l, &clip.trace);
     for (int i = 0; i < 3; i++) {
         clip.mins2[i] = move_type == QW_MOVE_MISSILE ? -15 : mins[i];
         clip.maxs2[i] = move_type == QW_MOVE_MISSILE ? 15 : maxs[i];
@@ -233,6 +288,6 @@ QW_TM_SAFE void qw_world_move(const qw_area *area, const float start[3], const f
         clip.boxmaxs[i] = hi + bmax + 1;
     }
     if (!clip.trace.allsolid)
-        clip_to_links(&area->nodes[0], &clip);
+        clip_to_links(area, &clip);
     *tr = clip.trace;
 }

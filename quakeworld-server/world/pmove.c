@@ -61,48 +61,9 @@ typedef struct pm_frame {
     int dead;
 } pm_frame;
 
-QW_TM_SAFE static float dot(const float a[3], const float b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-QW_TM_SAFE static float vec_normalize(float v[3])
-{
-    float len = qw_sqrtf(dot(v, v));
-    if (len != 0)
-        for (int i = 0; i < 3; i++)
-            v[i] /= len;
-    return len;
-}
-
-QW_TM_SAFE static void copy3(const float *src, float *dst)
-{
-    dst[0] = src[0];
-    dst[1] = src[1];
-    dst[2] = src[2];
-}
-
-QW_TM_SAFE static void angle_vectors(const float angles[3], float forward[3], float right[3],
-                                     float up[3])
-{
-    const float to_rad = 3.14159265358979323846f / 180.0f;
-    float sy = qw_sinf(angles[1] * to_rad), cy = qw_cosf(angles[1] * to_rad);
-    float sp = qw_sinf(angles[0] * to_rad), cp = qw_cosf(angles[0] * to_rad);
-    float sr = qw_sinf(angles[2] * to_rad), cr = qw_cosf(angles[2] * to_rad);
-    forward[0] = cp * cy;
-    forward[1] = cp * sy;
-    forward[2] = -sp;
-    right[0] = -sr * sp * cy + cr * sy;
-    right[1] = -sr * sp * sy - cr * cy;
-    right[2] = -sr * cp;
-    up[0] = cr * sp * cy + sr * sy;
-    up[1] = cr * sp * sy - sr * cy;
-    up[2] = cr * cp;
-}
-
 /* The hull a physent presents to the player box, and its offset. */
-QW_TM_SAFE static int physent_hull(const qw_pmove *pm, const qw_physent *pe, qw_box_hull *box,
-                                   qw_bsp_hull *hull)
+static int physent_hull(const qw_pmove *pm, const qw_physent *pe, qw_box_hull *box,
+                        qw_bsp_hull *hull)
 {
     if (pe->model >= 0)
         return qw_bsp_model_hull(pm->bsp, pe->model, 1, hull);
@@ -116,12 +77,12 @@ QW_TM_SAFE static int physent_hull(const qw_pmove *pm, const qw_physent *pe, qw_
     return 0;
 }
 
-QW_TM_SAFE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const float end[3],
+QW_TM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const float end[3],
                                qw_trace *total, int *physent)
 {
     total->allsolid = total->startsolid = total->inopen = total->inwater = 0;
     total->fraction = 1;
-    copy3(end, total->endpos);
+    qw_vec_copy(end, total->endpos);
     total->plane.normal[0] = total->plane.normal[1] = total->plane.normal[2] = 0;
     total->plane.dist = 0;
     total->plane.type = 0;
@@ -132,11 +93,9 @@ QW_TM_SAFE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const f
         qw_bsp_hull hull;
         if (physent_hull(pm, pe, &box, &hull) < 0)
             continue;
-        float start_l[3], end_l[3];
-        for (int k = 0; k < 3; k++) {
-            start_l[k] = start[k] - pe->origin[k];
-            end_l[k] = end[k] - pe->origin[k];
-        }
+        float start_l[3], end_l[3];  /* in the physent's frame */
+        qw_vec_subtract(start, pe->origin, start_l);
+        qw_vec_subtract(end, pe->origin, end_l);
         qw_trace tr;
         qw_hull_trace(&hull, start_l, end_l, &tr);
         if (tr.allsolid)
@@ -144,9 +103,8 @@ QW_TM_SAFE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const f
         if (tr.startsolid)
             tr.fraction = 0;
         if (tr.fraction < total->fraction) {
-            for (int k = 0; k < 3; k++)
-                tr.endpos[k] += pe->origin[k];
-            tr.plane.dist += dot(tr.plane.normal, pe->origin);
+            qw_vec_add(tr.endpos, pe->origin, tr.endpos);
+            tr.plane.dist += qw_vec_dot(tr.plane.normal, pe->origin);
             *total = tr;
             hit = i;
         }
@@ -156,7 +114,7 @@ QW_TM_SAFE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const f
         *physent = hit;
 }
 
-QW_TM_SAFE int qw_pmove_test_position(const qw_pmove *pm, const float pos[3])
+QW_TM_PURE int qw_pmove_test_position(const qw_pmove *pm, const float pos[3])
 {
     for (int i = 0; i < pm->numphysent && i < QW_MAX_PHYSENTS; i++) {
         const qw_physent *pe = &pm->physents[i];
@@ -165,8 +123,7 @@ QW_TM_SAFE int qw_pmove_test_position(const qw_pmove *pm, const float pos[3])
         if (physent_hull(pm, pe, &box, &hull) < 0)
             continue;
         float p[3];
-        for (int k = 0; k < 3; k++)
-            p[k] = pos[k] - pe->origin[k];
+        qw_vec_subtract(pos, pe->origin, p);
         if (qw_hull_point_contents(&hull, hull.firstclipnode, p) == QW_CONTENTS_SOLID)
             return 0;
     }
@@ -174,25 +131,24 @@ QW_TM_SAFE int qw_pmove_test_position(const qw_pmove *pm, const float pos[3])
 }
 
 /* Contents of the world's hull 0 (liquids are only in the world). */
-QW_TM_SAFE static int point_contents(const qw_pmove *pm, const float p[3])
+static int point_contents(const qw_pmove *pm, const float p[3])
 {
     float local[3];
-    for (int k = 0; k < 3; k++)
-        local[k] = p[k] - pm->physents[0].origin[k];
+    qw_vec_subtract(p, pm->physents[0].origin, local);
     return qw_point_contents(pm->bsp, local);
 }
 
-QW_TM_SAFE static void add_touch(qw_pmove *pm, int physent)
+static void add_touch(qw_pmove *pm, int physent)
 {
     if (physent >= 0 && pm->numtouch < QW_MAX_PHYSENTS)
         pm->touchindex[pm->numtouch++] = physent;
 }
 
 /* Removes the part of `in` going into the plane (overbounce 1 = slide along it). */
-QW_TM_SAFE static void clip_velocity(const float in[3], const float normal[3], float out[3],
-                                     float overbounce)
+static void clip_velocity(const float in[3], const float normal[3], float out[3],
+                          float overbounce)
 {
-    float backoff = dot(in, normal) * overbounce;
+    float backoff = qw_vec_dot(in, normal) * overbounce;
     for (int i = 0; i < 3; i++) {
         out[i] = in[i] - normal[i] * backoff;
         if (out[i] > -STOP_EPSILON && out[i] < STOP_EPSILON)
@@ -201,13 +157,13 @@ QW_TM_SAFE static void clip_velocity(const float in[3], const float normal[3], f
 }
 
 /* Moves along velocity for the frame, sliding along whatever is hit. */
-QW_TM_SAFE static void fly_move(pm_frame *f)
+static void fly_move(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
     float planes[MAX_CLIP_PLANES][3];
     float original_velocity[3], primal_velocity[3];
-    copy3(pm->velocity, original_velocity);
-    copy3(pm->velocity, primal_velocity);
+    qw_vec_copy(pm->velocity, original_velocity);
+    qw_vec_copy(pm->velocity, primal_velocity);
     int numplanes = 0;
     float time_left = f->frametime;
 
@@ -224,7 +180,7 @@ QW_TM_SAFE static void fly_move(pm_frame *f)
             return;
         }
         if (tr.fraction > 0) {
-            copy3(tr.endpos, pm->origin);
+            qw_vec_copy(tr.endpos, pm->origin);
             numplanes = 0;
         }
         if (tr.fraction == 1)
@@ -235,7 +191,7 @@ QW_TM_SAFE static void fly_move(pm_frame *f)
             pm->velocity[0] = pm->velocity[1] = pm->velocity[2] = 0;
             break;
         }
-        copy3(tr.plane.normal, planes[numplanes]);
+        qw_vec_copy(tr.plane.normal, planes[numplanes]);
         numplanes++;
 
         /* Find a velocity that runs along every plane hit so far. */
@@ -244,7 +200,7 @@ QW_TM_SAFE static void fly_move(pm_frame *f)
             clip_velocity(original_velocity, planes[i], pm->velocity, 1);
             int j;
             for (j = 0; j < numplanes; j++)
-                if (j != i && dot(pm->velocity, planes[j]) < 0)
+                if (j != i && qw_vec_dot(pm->velocity, planes[j]) < 0)
                     break;
             if (j == numplanes)
                 break;
@@ -258,22 +214,22 @@ QW_TM_SAFE static void fly_move(pm_frame *f)
             float dir[3] = {planes[0][1] * planes[1][2] - planes[0][2] * planes[1][1],
                             planes[0][2] * planes[1][0] - planes[0][0] * planes[1][2],
                             planes[0][0] * planes[1][1] - planes[0][1] * planes[1][0]};
-            float d = dot(dir, pm->velocity);
+            float d = qw_vec_dot(dir, pm->velocity);
             for (int k = 0; k < 3; k++)
                 pm->velocity[k] = dir[k] * d;
         }
         /* Turned back against the original direction: stop, avoiding jitter in corners. */
-        if (dot(pm->velocity, primal_velocity) <= 0) {
+        if (qw_vec_dot(pm->velocity, primal_velocity) <= 0) {
             pm->velocity[0] = pm->velocity[1] = pm->velocity[2] = 0;
             break;
         }
     }
     if (pm->waterjumptime)
-        copy3(primal_velocity, pm->velocity);
+        qw_vec_copy(primal_velocity, pm->velocity);
 }
 
 /* Walking: try the plain move, else the better of a slide and a step-up slide. */
-QW_TM_SAFE static void ground_move(pm_frame *f)
+static void ground_move(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
     pm->velocity[2] = 0;
@@ -285,33 +241,33 @@ QW_TM_SAFE static void ground_move(pm_frame *f)
     qw_trace tr;
     qw_pmove_trace(pm, pm->origin, dest, &tr, 0);
     if (tr.fraction == 1) {
-        copy3(tr.endpos, pm->origin);
+        qw_vec_copy(tr.endpos, pm->origin);
         return;
     }
 
     float original[3], originalvel[3], down[3], downvel[3];
-    copy3(pm->origin, original);
-    copy3(pm->velocity, originalvel);
+    qw_vec_copy(pm->origin, original);
+    qw_vec_copy(pm->velocity, originalvel);
 
     fly_move(f);  /* slide along the floor */
-    copy3(pm->origin, down);
-    copy3(pm->velocity, downvel);
+    qw_vec_copy(pm->origin, down);
+    qw_vec_copy(pm->velocity, downvel);
 
-    copy3(original, pm->origin);  /* now: up a step, slide, back down */
-    copy3(originalvel, pm->velocity);
-    copy3(pm->origin, dest);
+    qw_vec_copy(original, pm->origin);  /* now: up a step, slide, back down */
+    qw_vec_copy(originalvel, pm->velocity);
+    qw_vec_copy(pm->origin, dest);
     dest[2] += QW_PM_STEPSIZE;
     qw_pmove_trace(pm, pm->origin, dest, &tr, 0);
     if (!tr.startsolid && !tr.allsolid)
-        copy3(tr.endpos, pm->origin);
+        qw_vec_copy(tr.endpos, pm->origin);
     fly_move(f);
-    copy3(pm->origin, dest);
+    qw_vec_copy(pm->origin, dest);
     dest[2] -= QW_PM_STEPSIZE;
     qw_pmove_trace(pm, pm->origin, dest, &tr, 0);
     int use_down = tr.plane.normal[2] < 0.7f;  /* landed on no floor: keep the slide */
     if (!use_down) {
         if (!tr.startsolid && !tr.allsolid)
-            copy3(tr.endpos, pm->origin);
+            qw_vec_copy(tr.endpos, pm->origin);
         float dd = (down[0] - original[0]) * (down[0] - original[0]) +
                    (down[1] - original[1]) * (down[1] - original[1]);
         float ud = (pm->origin[0] - original[0]) * (pm->origin[0] - original[0]) +
@@ -319,19 +275,19 @@ QW_TM_SAFE static void ground_move(pm_frame *f)
         use_down = dd > ud;
     }
     if (use_down) {
-        copy3(down, pm->origin);
-        copy3(downvel, pm->velocity);
+        qw_vec_copy(down, pm->origin);
+        qw_vec_copy(downvel, pm->velocity);
     } else {
         pm->velocity[2] = downvel[2];
     }
 }
 
-QW_TM_SAFE static void friction(pm_frame *f)
+static void friction(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
     if (pm->waterjumptime)
         return;
-    float speed = qw_sqrtf(dot(pm->velocity, pm->velocity));
+    float speed = qw_vec_length(pm->velocity);
     if (speed < 1) {
         pm->velocity[0] = pm->velocity[1] = 0;
         return;
@@ -364,85 +320,90 @@ QW_TM_SAFE static void friction(pm_frame *f)
         pm->velocity[i] *= newspeed;
 }
 
-QW_TM_SAFE static void accelerate(pm_frame *f, const float wishdir[3], float wishspeed, float accel)
+/* The velocity the command asks for along forward/right (callers add the vertical part). */
+static void wish_velocity(const qw_pmove *pm, const float forward[3], const float right[3],
+                          float wishvel[3])
+{
+    for (int i = 0; i < 3; i++)
+        wishvel[i] = forward[i] * pm->cmd.forwardmove + right[i] * pm->cmd.sidemove;
+}
+
+/* Splits wishvel into a unit direction and a speed capped at maxspeed (returned). */
+static float wish_direction(const float wishvel[3], float wishdir[3], float maxspeed)
+{
+    qw_vec_copy(wishvel, wishdir);
+    float wishspeed = qw_vec_normalize(wishdir);
+    return wishspeed > maxspeed ? maxspeed : wishspeed;
+}
+
+/* Adds at most accelspeed along wishdir, up to `wanted` speed in that direction. */
+static void accelerate_toward(float velocity[3], const float wishdir[3], float wanted,
+                              float accelspeed)
+{
+    float addspeed = wanted - qw_vec_dot(velocity, wishdir);
+    if (addspeed <= 0)
+        return;
+    if (accelspeed > addspeed)
+        accelspeed = addspeed;
+    qw_vec_ma(velocity, accelspeed, wishdir, velocity);
+}
+
+static void accelerate(pm_frame *f, const float wishdir[3], float wishspeed, float accel)
 {
     qw_pmove *pm = f->pm;
     if (f->dead || pm->waterjumptime)
         return;
-    float addspeed = wishspeed - dot(pm->velocity, wishdir);
-    if (addspeed <= 0)
-        return;
-    float accelspeed = accel * f->frametime * wishspeed;
-    if (accelspeed > addspeed)
-        accelspeed = addspeed;
-    for (int i = 0; i < 3; i++)
-        pm->velocity[i] += accelspeed * wishdir[i];
+    accelerate_toward(pm->velocity, wishdir, wishspeed, accel * f->frametime * wishspeed);
 }
 
 /* In the air the wanted speed is capped at 30 (what makes air control and strafe-jumps). */
-QW_TM_SAFE static void air_accelerate(pm_frame *f, const float wishdir[3], float wishspeed,
-                                      float accel)
+static void air_accelerate(pm_frame *f, const float wishdir[3], float wishspeed,
+                           float accel)
 {
     qw_pmove *pm = f->pm;
     if (f->dead || pm->waterjumptime)
         return;
     float wishspd = wishspeed > 30 ? 30 : wishspeed;
-    float addspeed = wishspd - dot(pm->velocity, wishdir);
-    if (addspeed <= 0)
-        return;
-    float accelspeed = accel * wishspeed * f->frametime;
-    if (accelspeed > addspeed)
-        accelspeed = addspeed;
-    for (int i = 0; i < 3; i++)
-        pm->velocity[i] += accelspeed * wishdir[i];
+    accelerate_toward(pm->velocity, wishdir, wishspd, accel * wishspeed * f->frametime);
 }
 
-QW_TM_SAFE static void water_move(pm_frame *f)
+static void water_move(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
-    float wishvel[3];
-    for (int i = 0; i < 3; i++)
-        wishvel[i] = f->forward[i] * pm->cmd.forwardmove + f->right[i] * pm->cmd.sidemove;
+    float wishvel[3], wishdir[3];
+    wish_velocity(pm, f->forward, f->right, wishvel);
     if (!pm->cmd.forwardmove && !pm->cmd.sidemove && !pm->cmd.upmove)
         wishvel[2] -= 60;  /* sink slowly */
     else
         wishvel[2] += pm->cmd.upmove;
-    float wishdir[3];
-    copy3(wishvel, wishdir);
-    float wishspeed = vec_normalize(wishdir);
-    if (wishspeed > f->mv->maxspeed)
-        wishspeed = f->mv->maxspeed;
-    wishspeed *= 0.7f;
+    float wishspeed = wish_direction(wishvel, wishdir, f->mv->maxspeed) * 0.7f;
     accelerate(f, wishdir, wishspeed, f->mv->wateraccelerate);
 
     /* Assume a stair or slope: press down from a step above the destination. */
     float dest[3], start[3];
     for (int i = 0; i < 3; i++)
         dest[i] = pm->origin[i] + f->frametime * pm->velocity[i];
-    copy3(dest, start);
+    qw_vec_copy(dest, start);
     start[2] += QW_PM_STEPSIZE + 1;
     qw_trace tr;
     qw_pmove_trace(pm, start, dest, &tr, 0);
     if (!tr.startsolid && !tr.allsolid) {
-        copy3(tr.endpos, pm->origin);
+        qw_vec_copy(tr.endpos, pm->origin);
         return;
     }
     fly_move(f);
 }
 
-QW_TM_SAFE static void air_move(pm_frame *f)
+static void air_move(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
     float fwd[3] = {f->forward[0], f->forward[1], 0}, rgt[3] = {f->right[0], f->right[1], 0};
-    vec_normalize(fwd);
-    vec_normalize(rgt);
-    float wishdir[3];
-    for (int i = 0; i < 2; i++)
-        wishdir[i] = fwd[i] * pm->cmd.forwardmove + rgt[i] * pm->cmd.sidemove;
-    wishdir[2] = 0;
-    float wishspeed = vec_normalize(wishdir);
-    if (wishspeed > f->mv->maxspeed)
-        wishspeed = f->mv->maxspeed;
+    qw_vec_normalize(fwd);
+    qw_vec_normalize(rgt);
+    float wishvel[3], wishdir[3];
+    wish_velocity(pm, fwd, rgt, wishvel);
+    wishvel[2] = 0;
+    float wishspeed = wish_direction(wishvel, wishdir, f->mv->maxspeed);
 
     float gravity = f->mv->entgravity * f->mv->gravity * f->frametime;
     if (pm->onground != -1) {
@@ -458,24 +419,19 @@ QW_TM_SAFE static void air_move(pm_frame *f)
 }
 
 /* Flying with collision (QW_PM_FLY): like swimming without gravity or sinking. */
-QW_TM_SAFE static void fly_type_move(pm_frame *f)
+static void fly_type_move(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
-    float wishvel[3];
-    for (int i = 0; i < 3; i++)
-        wishvel[i] = f->forward[i] * pm->cmd.forwardmove + f->right[i] * pm->cmd.sidemove;
+    float wishvel[3], wishdir[3];
+    wish_velocity(pm, f->forward, f->right, wishvel);
     wishvel[2] += pm->cmd.upmove;
-    float wishdir[3];
-    copy3(wishvel, wishdir);
-    float wishspeed = vec_normalize(wishdir);
-    if (wishspeed > f->mv->maxspeed)
-        wishspeed = f->mv->maxspeed;
+    float wishspeed = wish_direction(wishvel, wishdir, f->mv->maxspeed);
     accelerate(f, wishdir, wishspeed, f->mv->accelerate);
     fly_move(f);
 }
 
 /* Sets onground (snapping down onto the floor), watertype and waterlevel. */
-QW_TM_SAFE static void categorize_position(pm_frame *f)
+static void categorize_position(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
     float point[3] = {pm->origin[0], pm->origin[1], pm->origin[2] - 1};
@@ -489,7 +445,7 @@ QW_TM_SAFE static void categorize_position(pm_frame *f)
         if (pm->onground != -1) {
             pm->waterjumptime = 0;
             if (!tr.startsolid && !tr.allsolid)
-                copy3(tr.endpos, pm->origin);
+                qw_vec_copy(tr.endpos, pm->origin);
         }
         if (hit > 0)
             add_touch(pm, hit);  /* standing on something other than the world */
@@ -516,7 +472,7 @@ QW_TM_SAFE static void categorize_position(pm_frame *f)
     }
 }
 
-QW_TM_SAFE static void jump_button(pm_frame *f)
+static void jump_button(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
     if (f->dead) {
@@ -545,13 +501,13 @@ QW_TM_SAFE static void jump_button(pm_frame *f)
 }
 
 /* Swimming toward a ledge with solid at the waist and air above: hop out. */
-QW_TM_SAFE static void check_water_jump(pm_frame *f)
+static void check_water_jump(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
     if (pm->waterjumptime || pm->velocity[2] < -180)
         return;
     float flat[3] = {f->forward[0], f->forward[1], 0};
-    vec_normalize(flat);
+    qw_vec_normalize(flat);
     float spot[3];
     for (int i = 0; i < 3; i++)
         spot[i] = pm->origin[i] + 24 * flat[i];
@@ -569,11 +525,11 @@ QW_TM_SAFE static void check_water_jump(pm_frame *f)
 }
 
 /* If the player starts stuck, try the positions 1/8 unit around (origins travel in 1/8). */
-QW_TM_SAFE static void nudge_position(qw_pmove *pm)
+static void nudge_position(qw_pmove *pm)
 {
     static const float sign[3] = {0, -1, 1};
     float base[3];
-    copy3(pm->origin, base);
+    qw_vec_copy(pm->origin, base);
     for (int z = 0; z < 3; z++)
         for (int x = 0; x < 3; x++)
             for (int y = 0; y < 3; y++) {
@@ -583,14 +539,14 @@ QW_TM_SAFE static void nudge_position(qw_pmove *pm)
                 if (qw_pmove_test_position(pm, pm->origin))
                     return;
             }
-    copy3(base, pm->origin);
+    qw_vec_copy(base, pm->origin);
 }
 
 /* Noclip flight with extra friction. */
-QW_TM_SAFE static void spectator_move(pm_frame *f)
+static void spectator_move(pm_frame *f)
 {
     qw_pmove *pm = f->pm;
-    float speed = qw_sqrtf(dot(pm->velocity, pm->velocity));
+    float speed = qw_vec_length(pm->velocity);
     if (speed < 1) {
         pm->velocity[0] = pm->velocity[1] = pm->velocity[2] = 0;
     } else {
@@ -602,32 +558,21 @@ QW_TM_SAFE static void spectator_move(pm_frame *f)
         for (int i = 0; i < 3; i++)
             pm->velocity[i] *= newspeed;
     }
-    float fwd[3], rgt[3], wishvel[3];
-    copy3(f->forward, fwd);
-    copy3(f->right, rgt);
-    vec_normalize(fwd);
-    vec_normalize(rgt);
-    for (int i = 0; i < 3; i++)
-        wishvel[i] = fwd[i] * pm->cmd.forwardmove + rgt[i] * pm->cmd.sidemove;
+    float fwd[3], rgt[3], wishvel[3], wishdir[3];
+    qw_vec_copy(f->forward, fwd);
+    qw_vec_copy(f->right, rgt);
+    qw_vec_normalize(fwd);
+    qw_vec_normalize(rgt);
+    wish_velocity(pm, fwd, rgt, wishvel);
     wishvel[2] += pm->cmd.upmove;
-    float wishdir[3];
-    copy3(wishvel, wishdir);
-    float wishspeed = vec_normalize(wishdir);
-    if (wishspeed > f->mv->spectatormaxspeed)
-        wishspeed = f->mv->spectatormaxspeed;
-    float addspeed = wishspeed - dot(pm->velocity, wishdir);
-    if (addspeed > 0) {
-        float accelspeed = f->mv->accelerate * f->frametime * wishspeed;
-        if (accelspeed > addspeed)
-            accelspeed = addspeed;
-        for (int i = 0; i < 3; i++)
-            pm->velocity[i] += accelspeed * wishdir[i];
-    }
+    float wishspeed = wish_direction(wishvel, wishdir, f->mv->spectatormaxspeed);
+    accelerate_toward(pm->velocity, wishdir, wishspeed,
+                      f->mv->accelerate * f->frametime * wishspeed);
     for (int i = 0; i < 3; i++)
         pm->origin[i] += f->frametime * pm->velocity[i];
 }
 
-QW_TM_SAFE void qw_pmove_run(qw_pmove *pm, const qw_movevars *mv)
+QW_TM_PURE void qw_pmove_run(qw_pmove *pm, const qw_movevars *mv)
 {
     pm_frame f;
     f.pm = pm;
@@ -638,8 +583,8 @@ QW_TM_SAFE void qw_pmove_run(qw_pmove *pm, const qw_movevars *mv)
     pm->numtouch = 0;
     if (pm->numphysent < 1 || pm->numphysent > QW_MAX_PHYSENTS)
         pm->numphysent = pm->numphysent < 1 ? 0 : QW_MAX_PHYSENTS;
-    copy3(pm->cmd.angles, pm->angles);
-    angle_vectors(pm->angles, f.forward, f.right, f.up);
+    qw_vec_copy(pm->cmd.angles, pm->angles);
+    qw_angle_vectors(pm->angles, f.forward, f.right, f.up);
 
     if (pm->pm_type == QW_PM_NONE)
         return;

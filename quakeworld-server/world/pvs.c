@@ -94,7 +94,7 @@ void qw_pvs_free(qw_pvs *pvs)
     free(pvs);
 }
 
-QW_TM_SAFE static float node_distance(const qw_bsp *bsp, const qw_bsp_node *node, const float p[3])
+static float node_distance(const qw_bsp *bsp, const qw_bsp_node *node, const float p[3])
 {
     const qw_bsp_plane *pl = &bsp->planes[node->planenum];
     if (pl->type < 3)
@@ -102,7 +102,7 @@ QW_TM_SAFE static float node_distance(const qw_bsp *bsp, const qw_bsp_node *node
     return pl->normal[0] * p[0] + pl->normal[1] * p[1] + pl->normal[2] * p[2] - pl->dist;
 }
 
-QW_TM_SAFE int qw_bsp_leaf_for_point(const qw_bsp *bsp, const float p[3])
+QW_TM_PURE int qw_bsp_leaf_for_point(const qw_bsp *bsp, const float p[3])
 {
     int num = bsp->models[0].headnode[0];
     while (num >= 0) {
@@ -112,21 +112,21 @@ QW_TM_SAFE int qw_bsp_leaf_for_point(const qw_bsp *bsp, const float p[3])
     return -(num + 1);
 }
 
-QW_TM_SAFE const uint8_t *qw_pvs_row(const qw_pvs *pvs, int leaf)
+QW_TM_PURE const uint8_t *qw_pvs_row(const qw_pvs *pvs, int leaf)
 {
     if (leaf <= 0 || leaf >= pvs->num_leafs)
         return pvs->all;
     return pvs->pvs + (size_t)leaf * pvs->row_bytes;
 }
 
-QW_TM_SAFE const uint8_t *qw_phs_row(const qw_pvs *pvs, int leaf)
+QW_TM_PURE const uint8_t *qw_phs_row(const qw_pvs *pvs, int leaf)
 {
     if (leaf <= 0 || leaf >= pvs->num_leafs)
         return pvs->all;
     return pvs->phs + (size_t)leaf * pvs->row_bytes;
 }
 
-QW_TM_SAFE static void add_to_fat_pvs(const qw_pvs *pvs, const float org[3], int num, uint8_t *out)
+static void add_to_fat_pvs(const qw_pvs *pvs, const float org[3], int num, uint8_t *out)
 {
     const qw_bsp *bsp = pvs->bsp;
     for (;;) {
@@ -152,7 +152,7 @@ QW_TM_SAFE static void add_to_fat_pvs(const qw_pvs *pvs, const float org[3], int
     }
 }
 
-QW_TM_SAFE void qw_pvs_fat(const qw_pvs *pvs, const float org[3], uint8_t *out)
+QW_TM_PURE void qw_pvs_fat(const qw_pvs *pvs, const float org[3], uint8_t *out)
 {
     for (int i = 0; i < pvs->row_bytes; i++)
         out[i] = 0;
@@ -167,7 +167,7 @@ typedef struct box_leafs {
 } box_leafs;
 
 /* Box-on-plane side: 1 = in front, 2 = behind, 3 = both. */
-QW_TM_SAFE static int box_side(const qw_bsp_plane *pl, const float mins[3], const float maxs[3])
+static int box_side(const qw_bsp_plane *pl, const float mins[3], const float maxs[3])
 {
     float dfront = 0, dback = 0;
     for (int i = 0; i < 3; i++) {
@@ -183,7 +183,7 @@ QW_TM_SAFE static int box_side(const qw_bsp_plane *pl, const float mins[3], cons
     return sides;
 }
 
-QW_TM_SAFE static void find_box_leafs(box_leafs *bl, int num)
+static void find_box_leafs(box_leafs *bl, int num)
 {
     while (num >= 0) {
         const qw_bsp_node *node = &bl->bsp->nodes[num];
@@ -206,7 +206,7 @@ QW_TM_SAFE static void find_box_leafs(box_leafs *bl, int num)
     bl->leafnums[bl->count++] = (short)(leaf - 1);
 }
 
-QW_TM_SAFE int qw_bsp_box_leafs(const qw_bsp *bsp, const float mins[3], const float maxs[3],
+QW_TM_PURE int qw_bsp_box_leafs(const qw_bsp *bsp, const float mins[3], const float maxs[3],
                                 short *leafnums, int max)
 {
     box_leafs bl = {bsp, mins, maxs, leafnums, max, 0, 0};

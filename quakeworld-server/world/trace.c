@@ -2,14 +2,14 @@
  * off DIST_EPSILON toward the start, and stepped back further if it still lands in solid). */
 #include "trace.h"
 
-QW_TM_SAFE static float plane_distance(const qw_bsp_plane *plane, const float p[3])
+static float plane_distance(const qw_bsp_plane *plane, const float p[3])
 {
     if (plane->type < 3)
         return p[plane->type] - plane->dist;
     return plane->normal[0] * p[0] + plane->normal[1] * p[1] + plane->normal[2] * p[2] - plane->dist;
 }
 
-QW_TM_SAFE int qw_hull_point_contents(const qw_bsp_hull *hull, int num, const float p[3])
+QW_TM_PURE int qw_hull_point_contents(const qw_bsp_hull *hull, int num, const float p[3])
 {
     /* The loader guarantees children come after their parents, so this terminates. */
     while (num >= 0) {
@@ -22,12 +22,12 @@ QW_TM_SAFE int qw_hull_point_contents(const qw_bsp_hull *hull, int num, const fl
     return num;
 }
 
-QW_TM_SAFE int qw_point_contents(const qw_bsp *bsp, const float p[3])
+QW_TM_PURE int qw_point_contents(const qw_bsp *bsp, const float p[3])
 {
     return qw_hull_point_contents(&bsp->hulls[0], bsp->hulls[0].firstclipnode, p);
 }
 
-QW_TM_SAFE static void lerp3(const float a[3], const float b[3], float f, float out[3])
+static void lerp3(const float a[3], const float b[3], float f, float out[3])
 {
     for (int i = 0; i < 3; i++)
         out[i] = a[i] + f * (b[i] - a[i]);
@@ -35,8 +35,8 @@ QW_TM_SAFE static void lerp3(const float a[3], const float b[3], float f, float 
 
 /* Returns 1 if the segment p1..p2 (fractions p1f..p2f of the whole move) is clear through
  * subtree `num`, 0 once it hit something (tr then holds the impact). */
-QW_TM_SAFE static int recursive_hull_check(const qw_bsp_hull *hull, int num, float p1f, float p2f,
-                                           const float p1[3], const float p2[3], qw_trace *tr)
+static int recursive_hull_check(const qw_bsp_hull *hull, int num, float p1f, float p2f,
+                                const float p1[3], const float p2[3], qw_trace *tr)
 {
     if (num < 0) {
         if (num != QW_CONTENTS_SOLID) {
@@ -104,7 +104,7 @@ QW_TM_SAFE static int recursive_hull_check(const qw_bsp_hull *hull, int num, flo
     return 0;
 }
 
-QW_TM_SAFE static void trace_init(qw_trace *tr, const float end[3])
+static void trace_init(qw_trace *tr, const float end[3])
 {
     tr->allsolid = 1;
     tr->startsolid = 0;
@@ -120,14 +120,14 @@ QW_TM_SAFE static void trace_init(qw_trace *tr, const float end[3])
     tr->ent = 0;
 }
 
-QW_TM_SAFE void qw_hull_trace(const qw_bsp_hull *hull, const float start[3], const float end[3],
+QW_TM_PURE void qw_hull_trace(const qw_bsp_hull *hull, const float start[3], const float end[3],
                               qw_trace *tr)
 {
     trace_init(tr, end);
     recursive_hull_check(hull, hull->firstclipnode, 0, 1, start, end, tr);
 }
 
-QW_TM_SAFE int qw_hull_for_size(const float mins[3], const float maxs[3])
+QW_TM_PURE int qw_hull_for_size(const float mins[3], const float maxs[3])
 {
     float width = maxs[0] - mins[0];
     if (width < 3)
@@ -138,8 +138,8 @@ QW_TM_SAFE int qw_hull_for_size(const float mins[3], const float maxs[3])
 }
 
 /* Traces in the hull's frame (start/end shifted by -offset) and shifts the result back. */
-QW_TM_SAFE static void trace_offset(const qw_bsp_hull *hull, const float offset[3],
-                                    const float start[3], const float end[3], qw_trace *tr)
+static void trace_offset(const qw_bsp_hull *hull, const float offset[3],
+                         const float start[3], const float end[3], qw_trace *tr)
 {
     float start_l[3], end_l[3];
     for (int i = 0; i < 3; i++) {
@@ -159,7 +159,7 @@ QW_TM_SAFE static void trace_offset(const qw_bsp_hull *hull, const float offset[
     }
 }
 
-QW_TM_SAFE int qw_trace_bsp_model(const qw_bsp *bsp, int model, const float model_origin[3],
+QW_TM_PURE int qw_trace_bsp_model(const qw_bsp *bsp, int model, const float model_origin[3],
                                   const float start[3], const float mins[3],
                                   const float maxs[3], const float end[3], qw_trace *tr)
 {
@@ -178,14 +178,14 @@ QW_TM_SAFE int qw_trace_bsp_model(const qw_bsp *bsp, int model, const float mode
     return 0;
 }
 
-QW_TM_SAFE void qw_trace_world(const qw_bsp *bsp, const float start[3], const float mins[3],
+QW_TM_PURE void qw_trace_world(const qw_bsp *bsp, const float start[3], const float mins[3],
                                const float maxs[3], const float end[3], qw_trace *tr)
 {
     static const float zero[3] = {0, 0, 0};
     qw_trace_bsp_model(bsp, 0, zero, start, mins, maxs, end, tr);
 }
 
-QW_TM_SAFE void qw_box_hull_init(qw_box_hull *box, const float mins[3], const float maxs[3])
+QW_TM_PURE void qw_box_hull_init(qw_box_hull *box, const float mins[3], const float maxs[3])
 {
     for (int i = 0; i < 6; i++) {
         int axis = i >> 1, side = i & 1;
@@ -207,7 +207,7 @@ QW_TM_SAFE void qw_box_hull_init(qw_box_hull *box, const float mins[3], const fl
     }
 }
 
-QW_TM_SAFE void qw_trace_box(const float box_origin[3], const float box_mins[3],
+QW_TM_PURE void qw_trace_box(const float box_origin[3], const float box_mins[3],
                              const float box_maxs[3], const float start[3], const float mins[3],
                              const float maxs[3], const float end[3], qw_trace *tr)
 {

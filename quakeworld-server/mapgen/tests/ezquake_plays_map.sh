@@ -6,11 +6,9 @@ set -u
 mapgen=$1
 port=$2
 shared=${QW_SHARED:-}
-mvdsv=$(command -v mvdsv || echo /usr/games/mvdsv)
 ezquake=/usr/lib/games/ezquake/ezquake
-ktx_share=/usr/share/games/quake/ktx
-ktx_so=/usr/lib/quakeworld/ktx/qwprogs.so
-[ -x "$mvdsv" ] && [ -f "$ktx_so" ] || { echo "skip: mvdsv and ktx are not installed"; exit 77; }
+. "$(dirname "$0")/mvdsv_ktx.sh"
+require_mvdsv_ktx
 [ -x "$ezquake" ] || { echo "skip: ezquake is not installed (apt-get install ezquake)"; exit 77; }
 command -v Xvfb >/dev/null || { echo "skip: Xvfb is not installed (apt-get install xvfb)"; exit 77; }
 [ -n "$shared" ] && [ -f "$shared/quake/id1/gfx.wad" ] || {
@@ -18,31 +16,16 @@ command -v Xvfb >/dev/null || { echo "skip: Xvfb is not installed (apt-get insta
 
 base=$(mktemp -d "${QW_TMPDIR:-/tmp}/qwmapgen-ezquake.XXXXXX") || exit 1
 pids=()
-stop() {   # pid: TERM, then KILL (ezquake ignores TERM)
-    kill "$1" 2>/dev/null
-    for _ in 1 2 3 4 5; do kill -0 "$1" 2>/dev/null || break; sleep 0.2; done
-    kill -9 "$1" 2>/dev/null
-    wait "$1" 2>/dev/null
-}
-cleanup() {
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do stop "${pids[i]}"; done
+cleanup() {   # ezquake ignores TERM: one second, then KILL
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do stop_process "${pids[i]}" 5; done
     rm -rf "$base"
 }
 trap cleanup EXIT INT TERM
 
-mkdir -p "$base/ktx" "$base/id1/maps"
-for f in "$ktx_share"/*; do
-    case $(basename "$f") in qwprogs.so|server.cfg) ;; *) ln -s "$f" "$base/ktx/";; esac
-done
-ln -s "$ktx_so" "$base/ktx/qwprogs.so"
-printf 'exec mvdsv.cfg\nexec ktx.cfg\nsv_getrealip 0\nset k_defmap arena\ndeathmatch 3\nteamplay 0\n' \
-    >"$base/ktx/server.cfg"
-for f in progs sound gfx gfx.wad; do ln -s "$shared/quake/id1/$f" "$base/id1/$f"; done
-for f in "$shared"/quake/id1/maps/b_*.bsp; do ln -s "$f" "$base/id1/maps/"; done
+make_game_dir "$base" arena "$shared"
 "$mapgen" -o "$base/id1/maps/arena.bsp" || exit 1
 
-"$mvdsv" -basedir "$base" -game ktx -progtype 1 -ip 127.0.0.1 -port "$port" \
-    +exec server.cfg +map arena >"$base/mvdsv.log" 2>&1 </dev/null &
+start_mvdsv "$base" "$port" arena "$base/mvdsv.log"
 pids+=($!)
 # A free display number, chosen by Xvfb itself.
 exec 5<> <(:)

@@ -64,3 +64,16 @@ client() {
     local name=$1 port=$2; shift 2
     "$QWCLIENT" -port "$port" -name "$name" -map "$mapfile" -chktbl "$chktbl" "$@"
 }
+
+# client_in_game NAME PORT: a client that stays in the game (in the background, output in
+# $tmp/NAME.log); returns once the server logs that it entered, fails if it never does.
+client_in_game() {
+    local name=$1 port=$2
+    client "$name" "$port" -stay 60 -timeout 90 >"$tmp/$name.log" 2>&1 &
+    client_pids+=($!)
+    for _ in $(seq 1 100); do
+        grep -q "$name entered the game" "$tmp/server.log" && return 0
+        sleep 0.1
+    done
+    fail "$name did not enter the game: $(cat "$tmp/$name.log")"
+}

@@ -14,13 +14,7 @@ IFS=, read -r type addr name qmap maxp players _ <"$tmp/qs0"
 [ "$maxp" = 8 ] || fail "quakestat maxplayers '$maxp' is not 8"
 [ "$players" = 0 ] || fail "quakestat counted '$players' players on an empty server"
 
-client statbot $port -stay 60 -timeout 90 >"$tmp/client.log" 2>&1 &
-client_pids+=($!)
-for _ in $(seq 1 100); do
-    grep -q "statbot entered the game" "$tmp/server.log" && break
-    sleep 0.1
-done
-grep -q "statbot entered the game" "$tmp/server.log" || fail "the client did not enter the game: $(cat "$tmp/client.log")"
+client_in_game statbot $port
 quakestat -qws 127.0.0.1:$port -raw , -P >"$tmp/qs1" || fail "quakestat -P failed"
 cat "$tmp/qs1"
 IFS=, read -r _ _ _ _ _ players _ <"$tmp/qs1"
@@ -29,5 +23,5 @@ IFS=, read -r _ _ _ _ _ players _ <"$tmp/qs1"
 sed -n 2p "$tmp/qs1" | grep -q "^[0-9]*,statbot," || fail "quakestat -P does not list statbot"
 # the plain table view parses too
 quakestat -qws 127.0.0.1:$port -P | grep -q statbot || fail "quakestat table does not list statbot"
-grep -q "FAIL" "$tmp/client.log" && fail "the client failed: $(cat "$tmp/client.log")"
+grep -q "FAIL" "$tmp/statbot.log" && fail "the client failed: $(cat "$tmp/statbot.log")"
 echo "ok"
