@@ -3,7 +3,9 @@
  * libtm is a drop-in libitm.so.1: programs compiled with `gcc -fgnu-tm` need nothing from this
  * header. It is for programs that want to read libtm's counters or steer it at run time.
  * Environment variables (read once, at the first transaction):
- *   LIBTM_ALGO=orec|norec|serial   force an algorithm (default: orec with adaptive serial mode)
+ *   LIBTM_ALGO=orec|norec|serial   force an algorithm, no hardware transactions (default:
+ *                                  adaptive among hardware transactions, orec and serial mode)
+ *   LIBTM_HTM=0|1                  0: never use hardware transactions (Intel RTM); 1: default
  *   LIBTM_CM=backoff|immediate|spin|block|yield|priority   contention manager
  *   LIBTM_RETRIES=N                restarts before a transaction runs serially (default 16)
  *   LIBTM_STATS=path               write statistics as JSON at exit (%p expands to the pid)
@@ -27,6 +29,9 @@ struct libtm_totals {
     uint64_t user_aborts;     /* of which __transaction_cancel */
     uint64_t irrevocable;     /* transactions that ran (or ended) serial-irrevocable */
     uint64_t serial;          /* transactions that ran exclusively (serial or irrevocable) */
+    /* Added later, at the end: the fields above keep their offsets (recompile callers). */
+    uint64_t htm_commits;     /* of commits, in a hardware (RTM) transaction */
+    uint64_t htm_aborts;      /* hardware attempts that aborted (then retried or ran in software) */
 };
 
 /* Counters of the whole process so far (all threads, living and exited). Always available. */
@@ -34,7 +39,7 @@ void libtm_get_totals(struct libtm_totals *totals)
     __attribute__((transaction_pure));
 
 /* Name of the speculative algorithm in use ("orec", "norec", "serial") and of the mode the
- * adaptive policy currently prefers ("speculative" or "serial"). */
+ * adaptive policy currently prefers ("htm", "speculative" or "serial"). */
 const char *libtm_algorithm(void) __attribute__((transaction_pure));
 const char *libtm_adaptive_mode(void) __attribute__((transaction_pure));
 

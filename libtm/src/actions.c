@@ -2,11 +2,13 @@
  * share one per-thread list; its length is part of every closed-nesting checkpoint. */
 #include "tx.h"
 #include "fatal.h"
+#include "htm.h"
 
 /* Outside a transaction (a transactional clone called from plain code, e.g. libstdc++'s
  * exception destructors) a commit action runs at once and an undo action never runs. */
 void _ITM_addUserCommitAction(itm_user_action fn, itm_transaction_id resuming_id, void *arg)
 {
+    tm_htm_need_software(); /* the list would be rolled back, or outlive the commit */
     struct tm_tx *tx = tm_current;
     if (resuming_id != ITM_NO_TRANSACTION_ID)
         tm_fatal_abort("_ITM_addUserCommitAction: resumingTransactionId must be "
@@ -23,6 +25,7 @@ void _ITM_addUserCommitAction(itm_user_action fn, itm_transaction_id resuming_id
 
 void _ITM_addUserUndoAction(itm_user_action fn, void *arg)
 {
+    tm_htm_need_software();
     struct tm_tx *tx = tm_current;
     if (!tx || tx->depth == 0)
         return;

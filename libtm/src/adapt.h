@@ -1,6 +1,8 @@
-/* The adaptive choice between speculation and serial execution (DESIGN.md "Adapt to the
- * machine"): with one thread, or when measured throughput says so, transactions run serially
- * (irrevocable and uninstrumented when they cannot cancel, undo-logged when they can). */
+/* The adaptive choice between hardware transactions, speculation and serial execution
+ * (DESIGN.md "Adapt to the machine"): with one thread, or when measured throughput says so,
+ * transactions run serially (irrevocable and uninstrumented when they cannot cancel,
+ * undo-logged when they can); with RTM and several threads, hardware transactions are
+ * preferred while most transactions commit in hardware. */
 #ifndef LIBTM_ADAPT_H
 #define LIBTM_ADAPT_H
 
@@ -8,6 +10,8 @@
 
 bool tm_adapt_tuned_serial(void);
 void tm_adapt_count(struct tm_tx *tx);
+void tm_adapt_count_htm(struct tm_tx *tx, unsigned commits); /* more hardware commits */
+void tm_adapt_threads_changed(unsigned count); /* a thread registered or left */
 extern __thread unsigned tm_adapt_batched;
 #define TM_ADAPT_BATCH 32
 

@@ -4,6 +4,7 @@
  * weakly: C programs do not need it. */
 #include "tx.h"
 #include "fatal.h"
+#include "htm.h"
 
 #include <stdlib.h>
 
@@ -27,8 +28,12 @@ static void record(struct tm_tx *tx, void *ptr, size_t size, enum tm_alloc_kind 
     r->kind = kind;
 }
 
+/* Inside a hardware transaction allocation and free act at once: the hardware rolls them back
+ * with everything else, and a commit makes them happen atomically with the transaction. */
 static struct tm_tx *in_transaction(void)
 {
+    if (tm_in_htm())
+        return NULL;
     struct tm_tx *tx = tm_current;
     return tx && tx->depth > 0 ? tx : NULL;
 }

@@ -6,8 +6,27 @@
  * thread's descriptor. Restarting reloads the registers, sets %rsp to the CFA and jumps to the
  * return address with the action word in %eax: to the caller, begin returned a second time.
  * No CET shadow-stack note: tm_longjmp does not unwind a shadow stack.
+ *
+ * Hardware fast path (htm.c): while htm mode is on, an outermost transaction that can run its
+ * uninstrumented path and cannot cancel starts an RTM transaction here and returns
+ * a_runUninstrumentedCode inside it. The hardware transaction reads the htm mode flag and the
+ * serial lock word, so switching the mode off or taking the serial lock aborts it. On abort
+ * the CPU restores the registers as they were at xbegin (the stack is intact: all stores were
+ * rolled back) and jumps to .Lhtm_aborted, which asks tm_htm_retry whether to try the hardware
+ * again (the attempt count travels in the property word's top bits), else runs the software
+ * path with TM_PR_HTM_FELL_BACK set. Nesting inside a hardware transaction is flat, counted
+ * in tm_htm_nested (no xbegin nesting: the CPU limits its depth); the outermost
+ * _ITM_commitTransaction ends the hardware transaction with xend.
  */
+#include "htm_abi.h"
+
     .text
+
+    .hidden tm_serial_lock
+    .hidden tm_htm_retry
+    .hidden tm_stats_enabled
+    .hidden tm_htm_nested
+    .hidden tm_begin
 
     .globl  _ITM_beginTransaction
     .type   _ITM_beginTransaction, @function
@@ -15,6 +34,9 @@
 _ITM_beginTransaction:
     .cfi_startproc
     endbr64
+    cmpb    $0, tm_serial_lock+TM_SERIAL_LOCK_HTM_MODE_OFFSET(%rip) /* htm mode on? */
+    jne     .Lhtm_candidate
+.Lsoftware:
     leaq    8(%rsp), %rax           /* CFA: %rsp once we have returned */
     subq    $72, %rsp               /* 64-byte tm_jmpbuf + padding; keeps %rsp 16-aligned */
     .cfi_adjust_cfa_offset 72
@@ -32,6 +54,67 @@ _ITM_beginTransaction:
     addq    $72, %rsp
     .cfi_adjust_cfa_offset -72
     ret
+
+.Lhtm_candidate:
+    movl    %edi, %eax
+    andl    $TM_HTM_PROPS_MASK, %eax
+    cmpl    $TM_HTM_PROPS_WANTED, %eax
+    jne     .Lsoftware              /* tm_begin aborts a hardware transaction we may be in */
+    xtest                           /* htm mode on: the CPU has RTM */
+    jnz     .Lhtm_nested
+    cmpb    $0, tm_stats_enabled(%rip)
+    jne     .Lhtm_record_site
+/* Also a begin nested in a software transaction: that holds the serial lock while htm mode is
+ * on, so the hardware transaction aborts at once and tm_htm_retry sends it to software. */
+.Lhtm_start:
+    xbegin  .Lhtm_aborted
+    cmpb    $0, tm_serial_lock+TM_SERIAL_LOCK_HTM_MODE_OFFSET(%rip) /* subscribe to the mode */
+    je      .Lhtm_mode_off
+    cmpl    $0, tm_serial_lock(%rip) /* ... and to the serial lock (same cache line) */
+    jne     .Lhtm_locked
+    movl    $2, %eax                /* a_runUninstrumentedCode, inside the hardware transaction */
+    ret
+.Lhtm_mode_off:
+    xabort  $TM_HTM_ABORT_MODE
+.Lhtm_locked:
+    xabort  $TM_HTM_ABORT_LOCKED
+/* Inside a hardware transaction: flat nesting, counted in tm_htm_nested, which only hardware
+ * transactions write (an abort rolls it back, so outside one it is always 0). */
+.Lhtm_nested:
+    movq    tm_htm_nested@gottpoff(%rip), %rax
+    addl    $1, %fs:(%rax)
+    movl    $2, %eax
+    ret
+
+/* Statistics on: an outermost hardware transaction records its begin site for the per-block
+ * counters (a plain store before xbegin: it survives aborts). */
+.Lhtm_record_site:
+    movq    tm_current@gottpoff(%rip), %rax
+    movq    %fs:(%rax), %rax
+    testq   %rax, %rax
+    jz      .Lhtm_start             /* no descriptor yet: the commit counts no block */
+    movq    (%rsp), %rcx
+    movq    %rcx, TM_TX_HTM_SITE_OFFSET(%rax)
+    jmp     .Lhtm_start
+
+/* Abort: %eax holds the status; every other register and the stack are as at the outermost
+ * xbegin (%edi = properties with the attempt count, (%rsp) = return address). */
+.Lhtm_aborted:
+    pushq   %rdi                    /* also aligns %rsp to 16 for the call */
+    .cfi_adjust_cfa_offset 8
+    movl    %edi, %esi
+    movl    %eax, %edi
+    call    tm_htm_retry            /* (status, props): props for another try, or 0 */
+    popq    %rdi
+    .cfi_adjust_cfa_offset -8
+    testl   %eax, %eax
+    jz      .Lhtm_give_up
+    movl    %eax, %edi
+    jmp     .Lhtm_start
+.Lhtm_give_up:
+    andl    $~TM_PR_HTM_PRIVATE, %edi
+    orl     $TM_PR_HTM_FELL_BACK, %edi
+    jmp     .Lsoftware
     .cfi_endproc
     .size   _ITM_beginTransaction, .-_ITM_beginTransaction
 

@@ -4,6 +4,7 @@
  * and searched by range check + binary search. */
 #include "tx.h"
 #include "fatal.h"
+#include "htm.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -89,6 +90,7 @@ void *tm_clone_lookup(void *fn)
 
 void *_ITM_getTMCloneSafe(void *fn)
 {
+    tm_htm_need_software();
     void *clone = tm_clone_lookup(fn);
     if (!clone)
         tm_fatal_abort("no transactional clone for the function at %p called through a pointer "
@@ -98,6 +100,7 @@ void *_ITM_getTMCloneSafe(void *fn)
 
 void *_ITM_getTMCloneOrIrrevocable(void *fn)
 {
+    tm_htm_need_software();
     void *clone = tm_clone_lookup(fn);
     if (clone)
         return clone;

@@ -3,6 +3,7 @@
 #include "adapt.h"
 #include "contention.h"
 #include "fatal.h"
+#include "htm.h"
 #include "stats.h"
 #include "../include/libtm.h"
 
@@ -86,6 +87,7 @@ const char *libtm_adaptive_mode(void)
 void tm_config_init(void)
 {
     read_algo();
+    tm_htm_init();
     read_cm();
     read_retries();
     tm_config.stats_path = getenv("LIBTM_STATS");
@@ -96,7 +98,12 @@ void tm_config_init(void)
         char line[256];
         int n = snprintf(line, sizeof line,
                          "libtm %s: algorithm %s%s, contention manager %s%s%s\n", LIBTM_VERSION,
-                         libtm_algorithm(), tm_config.forced ? "" : " (adaptive serial mode)",
+                         libtm_algorithm(),
+                         tm_config.forced ? ""
+                         : tm_config.htm  ? " (adaptive: htm (Intel RTM) with serial fallback, "
+                                            "speculative or serial mode)"
+                                          : " (adaptive serial mode; no htm: "
+                                            "the CPU has no RTM or LIBTM_HTM=0)",
                          tm_cm_names[tm_config.cm], tm_stats_enabled ? ", statistics to " : "",
                          tm_stats_enabled ? tm_config.stats_path : "");
         ssize_t ignored = write(STDERR_FILENO, line, (size_t)n);

@@ -4,6 +4,7 @@
  * is restored. libsupc++ is referenced weakly. */
 #include "tx.h"
 #include "fatal.h"
+#include "htm.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -59,6 +60,7 @@ void tm_eh_discard_exception(void *exception)
 
 void *_ITM_cxa_allocate_exception(size_t size)
 {
+    tm_htm_need_software();
     if (!__cxa_allocate_exception)
         tm_fatal("_ITM_cxa_allocate_exception called but libstdc++ is not loaded");
     void *e = __cxa_allocate_exception(size);
@@ -74,6 +76,7 @@ void *_ITM_cxa_allocate_exception(size_t size)
 
 void _ITM_cxa_free_exception(void *e)
 {
+    tm_htm_need_software();
     struct tm_tx *tx = tm_current;
     if (tx && tx->depth > 0)
         tm_allocs_forget(tx, e);
@@ -104,6 +107,7 @@ static void *destructor_clone(void *dest)
  * frees are deferred to commit inside a transaction and immediate outside. */
 void _ITM_cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 {
+    tm_htm_need_software();
     struct tm_tx *tx = tm_current;
     if (tx && tx->depth > 0) {
         tm_allocs_forget(tx, obj); /* the C++ runtime owns it now */
@@ -116,6 +120,7 @@ void _ITM_cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 
 void *_ITM_cxa_begin_catch(void *exc)
 {
+    tm_htm_need_software();
     struct tm_tx *tx = tm_current;
     if (tx && tx->depth > 0)
         tx->cxa_catch_count++;
@@ -124,6 +129,7 @@ void *_ITM_cxa_begin_catch(void *exc)
 
 void _ITM_cxa_end_catch(void)
 {
+    tm_htm_need_software();
     struct tm_tx *tx = tm_current;
     if (tx && tx->depth > 0 && tx->cxa_catch_count > 0)
         tx->cxa_catch_count--;

@@ -1,6 +1,7 @@
 /* Queries and the small ABI functions: version, transaction state and id, errors. */
 #include "tx.h"
 #include "fatal.h"
+#include "htm.h"
 
 #include <stdlib.h>
 
@@ -16,6 +17,8 @@ int _ITM_versionCompatible(int version)
 
 int _ITM_inTransaction(void)
 {
+    if (tm_in_htm())
+        return inRetryableTransaction;
     struct tm_tx *tx = tm_current;
     if (!tx || tx->depth == 0)
         return outsideTransaction;
@@ -24,6 +27,7 @@ int _ITM_inTransaction(void)
 
 itm_transaction_id _ITM_getTransactionId(void)
 {
+    tm_htm_need_software();
     struct tm_tx *tx = tm_current;
     return tx && tx->depth > 0 ? tx->id : ITM_NO_TRANSACTION_ID;
 }

@@ -9,7 +9,10 @@
  * transaction costs one compare-and-swap and one exchange. */
 #include "tx.h"
 
-static _Atomic uint32_t lock_word;
+/* Alone on its cache line: every hardware transaction reads it, so a neighbour's writes would
+ * abort them all. */
+struct tm_serial_lock_line tm_serial_lock;
+#define lock_word tm_serial_lock.word
 
 #define SPIN_ROUNDS 10
 

@@ -82,6 +82,7 @@ static void add_block(struct tm_block_stats *to, const struct tm_block_stats *fr
     if (from->read_max > to->read_max) to->read_max = from->read_max;
     if (from->write_max > to->write_max) to->write_max = from->write_max;
     if (from->max_depth > to->max_depth) to->max_depth = from->max_depth;
+    to->htm_commits += from->htm_commits;
 }
 
 static void add_thread(struct tm_thread_stats *to, const struct tm_thread_stats *from)
@@ -91,6 +92,9 @@ static void add_thread(struct tm_thread_stats *to, const struct tm_thread_stats 
         to->aborts[r] += from->aborts[r];
     to->irrevocable += from->irrevocable;
     to->serial += from->serial;
+    to->htm_commits += from->htm_commits;
+    for (int k = 0; k < HTM_ABORT_KINDS; k++)
+        to->htm_aborts[k] += from->htm_aborts[k];
     for (size_t i = 0; i < from->capacity; i++)
         if (from->blocks[i].site)
             add_block(find_block(to, from->blocks[i].site), &from->blocks[i]);
@@ -108,6 +112,9 @@ void tm_stats_thread_start(struct tm_tx *tx)
 void tm_stats_thread_exit(struct tm_tx *tx)
 {
     struct tm_thread_stats *ts = tx->stats;
+    ts->commits += tx->htm_commits;
+    ts->htm_commits += tx->htm_commits;
+    tx->htm_commits = 0;
     pthread_mutex_lock(&merged_lock);
     add_thread(&merged, ts);
     pthread_mutex_unlock(&merged_lock);
@@ -139,6 +146,16 @@ void tm_stats_block_commit(struct tm_tx *tx)
     b->cycles += tm_cycles() - tx->start_cycles;
 }
 
+/* Hardware commits run uninstrumented: no byte counts, no cycles (no begin hook ran). */
+void tm_stats_block_htm_commit(struct tm_tx *tx)
+{
+    struct tm_block_stats *b = find_block(tx->stats, tx->htm_site);
+    b->commits++;
+    b->htm_commits++;
+    if (b->max_depth < 1)
+        b->max_depth = 1;
+}
+
 void tm_stats_abort(struct tm_tx *tx, enum tm_abort_reason reason)
 {
     tx->stats->aborts[reason]++;
@@ -159,13 +176,18 @@ static void collect(struct tm_thread_stats *all)
     pthread_mutex_lock(&merged_lock);
     add_thread(all, &merged);
     pthread_mutex_unlock(&merged_lock);
-    for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all)
-        if (atomic_load(&d->in_use) && d->stats)
+    for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
+        if (atomic_load(&d->in_use) && d->stats) {
             add_thread(all, d->stats);
+            all->commits += d->htm_commits;
+            all->htm_commits += d->htm_commits;
+        }
+    }
 }
 
 void libtm_get_totals(struct libtm_totals *t)
 {
+    tm_htm_need_software();
     struct tm_thread_stats all;
     collect(&all);
     memset(t, 0, sizeof *t);
@@ -177,6 +199,9 @@ void libtm_get_totals(struct libtm_totals *t)
                          all.aborts[ABORT_VALIDATE];
     t->irrevocable = all.irrevocable;
     t->serial = all.serial;
+    t->htm_commits = all.htm_commits;
+    for (int k = 0; k < HTM_ABORT_KINDS; k++)
+        t->htm_aborts += all.htm_aborts[k];
     free(all.blocks);
 }
 
@@ -222,20 +247,21 @@ static void write_block(FILE *f, const struct tm_block_stats *b, bool first)
                "\"max_depth\": %u, "
                "\"read_bytes\": {\"min\": %lu, \"avg\": %.1f, \"max\": %lu, \"total\": %lu}, "
                "\"write_bytes\": {\"min\": %lu, \"avg\": %.1f, \"max\": %lu, \"total\": %lu}, "
-               "\"cycles\": %lu}",
+               "\"cycles\": %lu, \"htm_commits\": %lu}",
             (unsigned long)b->nested_aborts, (unsigned long)b->irrevocable,
             (unsigned long)b->serial, b->max_depth,
             (unsigned long)(b->commits ? b->read_min : 0), (double)b->read_total / (double)n,
             (unsigned long)b->read_max, (unsigned long)b->read_total,
             (unsigned long)(b->commits ? b->write_min : 0), (double)b->write_total / (double)n,
             (unsigned long)b->write_max, (unsigned long)b->write_total,
-            (unsigned long)b->cycles);
+            (unsigned long)b->cycles, (unsigned long)b->htm_commits);
 }
 
 int libtm_stats_write(const char *pattern)
 {
     char path[4096];
     expand_path(pattern, path, sizeof path);
+    tm_htm_need_software();
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
@@ -251,6 +277,11 @@ int libtm_stats_write(const char *pattern)
     for (int r = 0; r < ABORT_REASON_COUNT; r++)
         fprintf(f, "%s\"%s\": %lu", r ? ", " : "", tm_abort_reason_names[r],
                 (unsigned long)all.aborts[r]);
+    fprintf(f, "},\n  \"htm\": %s, \"htm_commits\": %lu, \"htm_aborts\": {",
+            tm_config.htm ? "true" : "false", (unsigned long)all.htm_commits);
+    for (int k = 0; k < HTM_ABORT_KINDS; k++)
+        fprintf(f, "%s\"%s\": %lu", k ? ", " : "", tm_htm_abort_names[k],
+                (unsigned long)all.htm_aborts[k]);
     fprintf(f, "},\n  \"blocks\": [");
     bool first = true;
     for (size_t i = 0; i < all.capacity; i++) {

@@ -4,6 +4,7 @@
 #define LIBTM_STATS_H
 
 #include "tx.h"
+#include "htm.h"
 
 struct tm_block_stats {
     void *site;
@@ -13,6 +14,7 @@ struct tm_block_stats {
     uint64_t write_min, write_max, write_total;
     uint64_t cycles;
     unsigned max_depth;
+    uint64_t htm_commits; /* of commits, in a hardware transaction */
 };
 
 struct tm_thread_stats {
@@ -20,9 +22,12 @@ struct tm_thread_stats {
     size_t capacity, used;
     /* totals, kept even when per-block statistics are off */
     uint64_t commits, aborts[ABORT_REASON_COUNT], irrevocable, serial;
+    /* Hardware commits (also in commits) of exited threads; living ones count them in their
+     * descriptor's htm_commits. Hardware attempts that aborted, by kind. */
+    uint64_t htm_commits, htm_aborts[HTM_ABORT_KINDS];
 };
 
-extern bool tm_stats_enabled;
+extern bool tm_stats_enabled __attribute__((visibility("hidden"))); /* begin_x86_64.S */
 extern const char *const tm_abort_reason_names[ABORT_REASON_COUNT];
 
 void tm_stats_thread_start(struct tm_tx *tx);
@@ -41,6 +46,14 @@ static inline void tm_stats_commit(struct tm_tx *tx)
     if (unlikely(tm_stats_enabled))
         tm_stats_block_commit(tx);
 }
+void tm_stats_block_htm_commit(struct tm_tx *tx);
+
+/* A hardware attempt aborted (counted in the fallback path, outside the transaction). */
+static inline void tm_stats_htm_abort(struct tm_tx *tx, enum tm_htm_abort_kind kind)
+{
+    tx->stats->htm_aborts[kind]++;
+}
+
 void tm_stats_abort(struct tm_tx *tx, enum tm_abort_reason reason);
 void tm_stats_nested_abort(struct tm_tx *tx);
 void tm_stats_init(void);

@@ -4,6 +4,7 @@
 #include "tx.h"
 #include "fatal.h"
 #include "stats.h"
+#include "adapt.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -36,7 +37,8 @@ static void thread_exit(void *arg)
                  "cancellation from transactional code); the transaction cannot finish");
     tm_stats_thread_exit(tx);
     tm_current = NULL;
-    atomic_fetch_sub_explicit(&thread_count, 1, memory_order_relaxed);
+    unsigned left = atomic_fetch_sub_explicit(&thread_count, 1, memory_order_relaxed) - 1;
+    tm_adapt_threads_changed(left);
     /* Keep the logs' memory: the next thread that takes this descriptor reuses it. */
     atomic_store_explicit(&tx->in_use, false, memory_order_release);
 }
@@ -137,10 +139,12 @@ struct tm_tx *tm_tx_create(void)
     tx->depth = 0;
     tx->id = 0;
     tx->id_block_end = 0;
+    tx->htm_site = NULL;
     tx->rng = (uint64_t)(uintptr_t)tx * 0x9E3779B97F4A7C15ull ^ tm_cycles();
-    atomic_fetch_add_explicit(&thread_count, 1, memory_order_relaxed);
+    unsigned count = atomic_fetch_add_explicit(&thread_count, 1, memory_order_relaxed) + 1;
     tm_current = tx;
     pthread_setspecific(exit_key, tx);
     tm_stats_thread_start(tx);
+    tm_adapt_threads_changed(count);
     return tx;
 }

@@ -5,6 +5,7 @@
 #include "adapt.h"
 #include "contention.h"
 #include "fatal.h"
+#include "htm.h"
 
 #include <string.h>
 
@@ -28,17 +29,28 @@ static uint32_t start_outermost(struct tm_tx *tx)
     tm_event_begin(tx);
     if (must_be_irrevocable) {
         enter_exclusive(tx, true);
-    } else if (tx->go_serial || tm_config.serial_only || tm_adapt_prefers_serial(tx)) {
-        /* A transaction that may cancel keeps its undo log even when it runs alone. */
+    } else if (tx->go_serial || tm_config.serial_only || tm_adapt_prefers_serial(tx) ||
+               tm_htm_mode_on()) {
+        /* A transaction that may cancel keeps its undo log even when it runs alone. While
+         * htm mode is on, software transactions run alone: hardware ones cannot see in-place
+         * writes of speculative ones, but they do see the serial lock (htm.c). */
         enter_exclusive(tx, !cancellable);
     } else {
         tm_serial_read_lock(tx);
+        if (unlikely(tm_htm_mode_on())) {
+            /* Switched on meanwhile (that takes the write side, so checking once here, under
+             * the read side, suffices). */
+            tm_serial_read_unlock(tx);
+            enter_exclusive(tx, !cancellable);
+            goto exclusive;
+        }
         tx->serial_hold = HOLD_READ;
         tx->state = TX_SPECULATIVE;
         tx->algo = tm_config.algo;
         tx->algo->begin(tx);
         return a_runInstrumentedCode | a_saveLiveVariables;
     }
+exclusive:
     if (tx->state == TX_IRREVOCABLE)
         return (props & pr_uninstrumentedCode) ? a_runUninstrumentedCode : a_runInstrumentedCode;
     return a_runInstrumentedCode | a_saveLiveVariables;
@@ -138,6 +150,10 @@ uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
 
 uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
 {
+    /* A begin the stub did not run in hardware, inside a hardware transaction (a cancellable
+     * nested transaction, say): the whole transaction retries in software. */
+    tm_htm_need_software();
+    props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (htm_abi.h) */
     struct tm_tx *tx = tm_self();
     if (unlikely(props & pr_undoLogCode))
         tm_fatal("transaction compiled with pr_undoLogCode, which no runtime supports");
@@ -191,6 +207,7 @@ void tm_restart(struct tm_tx *tx, enum tm_abort_reason reason)
 
 void _ITM_abortTransaction(uint32_t reason)
 {
+    tm_htm_need_software();
     struct tm_tx *tx = tm_current;
     if (!tx || tx->depth == 0)
         tm_fatal_abort("_ITM_abortTransaction (__transaction_cancel) called outside a transaction");
@@ -267,6 +284,10 @@ static bool commit_outermost(struct tm_tx *tx)
 
 void _ITM_commitTransaction(void)
 {
+    if (tm_in_htm()) {
+        tm_htm_commit();
+        return;
+    }
     struct tm_tx *tx = tm_current;
     if (unlikely(!tx || tx->depth == 0))
         tm_fatal_abort("_ITM_commitTransaction called outside a transaction");
@@ -282,6 +303,10 @@ void _ITM_commitTransaction(void)
  * dropped because the re-executed transaction throws its own. */
 void _ITM_commitTransactionEH(void *exception)
 {
+    if (tm_in_htm()) {
+        tm_htm_commit();
+        return;
+    }
     struct tm_tx *tx = tm_current;
     if (unlikely(!tx || tx->depth == 0))
         tm_fatal_abort("_ITM_commitTransactionEH called outside a transaction");
@@ -333,6 +358,7 @@ void tm_go_irrevocable(struct tm_tx *tx)
 
 void _ITM_changeTransactionMode(int mode)
 {
+    tm_htm_need_software(); /* irrevocable means the serial lock: retry in software */
     struct tm_tx *tx = tm_current;
     if (!tx || tx->depth == 0)
         tm_fatal_abort("_ITM_changeTransactionMode called outside a transaction");

@@ -109,8 +109,10 @@ struct tm_tx {
     const struct tm_algo *algo;
     enum tm_state state;
     enum { HOLD_NONE, HOLD_READ, HOLD_WRITE } serial_hold; /* serial lock side held */
-    unsigned depth;
+    void *htm_site;      /* begin site of the hardware transaction (statistics; htm_abi.h) */
+    unsigned depth;      /* software nesting depth; hardware transactions leave it 0 */
     uint32_t props;
+    uint64_t htm_commits; /* hardware commits of this thread (statistics read it racily) */
     uint64_t snapshot;   /* orec: time of the snapshot; norec: sequence lock value */
     bool owns_locks;     /* orec: holds orecs; norec: holds the sequence lock */
     uint64_t commit_time; /* set by a commit that needs quiescence, else 0 */
@@ -181,6 +183,15 @@ void tm_serial_write_lock(struct tm_tx *tx);
 void tm_serial_write_unlock(struct tm_tx *tx);
 bool tm_serial_try_upgrade(struct tm_tx *tx); /* reader -> writer, false if another writer */
 bool tm_serial_writer_active(void);
+/* The lock word (0 free, else held by a writer) and the htm mode flag (htm.h), alone on a cache
+ * line: every hardware transaction reads both (begin_x86_64.S: at offsets 0 and 4), so writes
+ * to neighbours would abort them; both change rarely, and each change must abort them. */
+struct tm_serial_lock_line {
+    _Alignas(TM_CACHELINE) _Atomic uint32_t word;
+    _Atomic uint8_t htm_mode; /* 1: new transactions try the hardware */
+    char padding[TM_CACHELINE - sizeof(uint32_t) - 1];
+};
+extern struct tm_serial_lock_line tm_serial_lock __attribute__((visibility("hidden")));
 void tm_serial_lock_after_fork(void);
 
 /* undo_log.c */
@@ -230,6 +241,7 @@ struct tm_config {
     unsigned retries;           /* restarts before going serial */
     int cm;                     /* contention manager (cm.h) */
     bool verbose;
+    bool htm;                   /* the CPU has RTM and LIBTM_HTM allows it (htm.c) */
     const char *stats_path;
 };
 extern struct tm_config tm_config;

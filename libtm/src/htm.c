@@ -1,0 +1,143 @@
+/* Hardware transactions (Intel RTM) for transactions that offer an uninstrumented path and
+ * cannot cancel, with the serial lock as fallback, as GCC's libitm "htm" method does.
+ *
+ * Coordination: hardware transactions read the serial lock word and the htm mode flag, so a
+ * serial or irrevocable software transaction (the lock's writer) and switching the mode off
+ * abort them all. Speculative software transactions (orec, norec) write in place, which the
+ * hardware does not notice, so they never run while the mode is on: start_outermost checks the
+ * mode after taking the lock's read side and goes exclusive when it is on, and the mode is only
+ * switched on under the write side (no reader left). So while the mode is on every software
+ * transaction is exclusive: serial-irrevocable, or serial with undo log when it may cancel.
+ * The adaptive tuner (adapt.c) decides when the mode is on. */
+#include "htm.h"
+#include "adapt.h"
+#include "contention.h"
+#include "fatal.h"
+#include "stats.h"
+
+#include <cpuid.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(offsetof(struct tm_tx, htm_site) == TM_TX_HTM_SITE_OFFSET, "htm_abi.h: site");
+_Static_assert(sizeof(bool) == 1, "begin_x86_64.S reads tm_stats_enabled as a byte");
+_Static_assert((TM_PR_HTM_FELL_BACK | TM_PR_HTM_ATTEMPT_MASK) == TM_PR_HTM_PRIVATE &&
+                   (TM_PR_HTM_ATTEMPT_MASK >> TM_PR_HTM_ATTEMPT_SHIFT) == 63,
+               "htm_abi.h: private property bits");
+_Static_assert(offsetof(struct tm_serial_lock_line, word) == 0 &&
+                   offsetof(struct tm_serial_lock_line, htm_mode) == TM_SERIAL_LOCK_HTM_MODE_OFFSET,
+               "htm_abi.h: serial lock line");
+_Static_assert((TM_HTM_PROPS_WANTED & TM_HTM_PROPS_MASK) == TM_HTM_PROPS_WANTED &&
+                   TM_HTM_PROPS_WANTED == (pr_instrumentedCode | pr_uninstrumentedCode |
+                                           pr_hasNoAbort) &&
+                   TM_HTM_PROPS_MASK == (TM_HTM_PROPS_WANTED | pr_doesGoIrrevocable |
+                                         pr_undoLogCode),
+               "htm_abi.h: property bits");
+
+__thread uint32_t tm_htm_nested;
+
+const char *const tm_htm_abort_names[HTM_ABORT_KINDS] = {
+    [HTM_ABORT_CONFLICT] = "conflict", [HTM_ABORT_CAPACITY] = "capacity",
+    [HTM_ABORT_EXPLICIT] = "explicit", [HTM_ABORT_OTHER] = "other",
+};
+
+/* RTM abort status bits (Intel SDM vol. 1, 16.3.5). */
+#define XABORT_EXPLICIT (1u << 0)
+#define XABORT_RETRY    (1u << 1)
+#define XABORT_CONFLICT (1u << 2)
+#define XABORT_CAPACITY (1u << 3)
+
+/* Hardware attempts of one transaction before it takes the serial lock: after conflicts
+ * (the CPU says a retry may succeed), and after waits for a serial transaction to end. */
+#define HTM_MAX_CONFLICT_ATTEMPTS 4
+#define HTM_MAX_LOCK_WAITS 16
+
+/* CPUID leaf 7: EBX bit 11 is RTM; EDX bit 11 (RTM_ALWAYS_ABORT) means microcode disabled it. */
+static bool cpu_has_rtm(void)
+{
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0, NULL) < 7)
+        return false;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & (1u << 11)) && !(d & (1u << 11));
+}
+
+void tm_htm_init(void)
+{
+    const char *s = getenv("LIBTM_HTM");
+    bool allowed = true;
+    if (s && *s) {
+        if (strcmp(s, "0") == 0)
+            allowed = false;
+        else if (strcmp(s, "1") != 0)
+            tm_warn("LIBTM_HTM=%s is unknown; use 0 (no hardware transactions) or 1 (use them "
+                    "when the CPU has RTM, the default)", s);
+    }
+    /* LIBTM_ALGO forces one software algorithm: no hardware transactions then. */
+    tm_config.htm = allowed && !tm_config.forced && cpu_has_rtm();
+}
+
+void tm_htm_set_mode(struct tm_tx *tx, bool on)
+{
+    if (on == tm_htm_mode_on() || (on && !tm_config.htm))
+        return;
+    if (!on) {
+        /* Every hardware transaction has the flag in its read set: they all abort. */
+        atomic_store(&tm_serial_lock.htm_mode, 0);
+        return;
+    }
+    /* Taking the serial lock's write side waits until no speculative transaction runs. */
+    tm_serial_write_lock(tx);
+    atomic_store(&tm_serial_lock.htm_mode, 1);
+    tm_serial_write_unlock(tx);
+}
+
+static enum tm_htm_abort_kind abort_kind(uint32_t status)
+{
+    if (status & XABORT_EXPLICIT)
+        return HTM_ABORT_EXPLICIT;
+    if (status & XABORT_CONFLICT)
+        return HTM_ABORT_CONFLICT;
+    if (status & XABORT_CAPACITY)
+        return HTM_ABORT_CAPACITY;
+    return HTM_ABORT_OTHER;
+}
+
+/* Called by the begin stub after a hardware abort, outside any transaction, with the abort
+ * status and the property word (attempts so far in its top bits). Returns the property word
+ * for another hardware attempt, or 0 to run the software path. */
+uint32_t tm_htm_retry(uint32_t status, uint32_t props) __attribute__((visibility("hidden")));
+uint32_t tm_htm_retry(uint32_t status, uint32_t props)
+{
+    struct tm_tx *tx = tm_self();
+    if (tx->depth > 0)
+        return 0; /* a begin nested in a software transaction, which holds the serial lock */
+    tm_stats_htm_abort(tx, abort_kind(status));
+    uint32_t attempts = ((props & TM_PR_HTM_ATTEMPT_MASK) >> TM_PR_HTM_ATTEMPT_SHIFT) + 1;
+    props = (props & ~TM_PR_HTM_ATTEMPT_MASK) | (attempts << TM_PR_HTM_ATTEMPT_SHIFT);
+    if (status & XABORT_EXPLICIT) {
+        if ((status >> 24) != TM_HTM_ABORT_LOCKED)
+            return 0; /* mode off, or an entry point that needs software */
+        /* A serial transaction runs: wait for it instead of queueing behind it. */
+        unsigned round = 0;
+        while (atomic_load_explicit(&tm_serial_lock.word, memory_order_acquire) != 0)
+            tm_wait_pause(&round);
+        return attempts < HTM_MAX_LOCK_WAITS && tm_htm_mode_on() ? props : 0;
+    }
+    /* Capacity aborts and faults would happen again; conflicts may not. */
+    bool retry = (status & XABORT_RETRY) && attempts < HTM_MAX_CONFLICT_ATTEMPTS;
+    return retry && tm_htm_mode_on() ? props : 0;
+}
+
+/* Every TM_HTM_COUNT_BATCH hardware commits, or every one with per-block statistics on. */
+void tm_htm_commit_slow(struct tm_tx *tx)
+{
+    if (tm_stats_enabled && tx->htm_site)
+        tm_stats_block_htm_commit(tx);
+    if (tx->htm_commits % TM_HTM_COUNT_BATCH == 0) {
+        tm_adapt_count_htm(tx, TM_HTM_COUNT_BATCH);
+        if (unlikely(tm_config.cm == CM_PRIORITY))
+            tm_cm_after_commit(tx); /* a priority lowered in a software phase comes back */
+    }
+}

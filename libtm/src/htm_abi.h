@@ -1,0 +1,31 @@
+/* Constants shared by begin_x86_64.S and the C side of the hardware (RTM) fast path: field
+ * offsets in struct tm_tx (checked by _Static_assert in htm.c) and the xabort codes. Only
+ * #defines: the assembler includes this file too. */
+#ifndef LIBTM_HTM_ABI_H
+#define LIBTM_HTM_ABI_H
+
+/* tm_serial_lock (tx.h): the lock word at offset 0, the htm mode byte here. */
+#define TM_SERIAL_LOCK_HTM_MODE_OFFSET 4
+
+/* struct tm_tx field the begin stub writes when statistics are on. */
+#define TM_TX_HTM_SITE_OFFSET 16 /* void *htm_site: begin site of the hardware transaction */
+
+/* Properties that allow the hardware path: an uninstrumented path to run, an instrumented one
+ * (a transaction without it must be irrevocable at once), no cancel, no certain irrevocability,
+ * and no pr_undoLogCode (the software path reports that). */
+#define TM_HTM_PROPS_MASK   0x044b
+#define TM_HTM_PROPS_WANTED 0x000b
+/* Private bits of the property word (the compiler uses bits 0-22): tm_begin learns that the
+ * hardware path was tried and gave up; the stub counts hardware attempts in the top bits
+ * (registers survive an abort as they were at xbegin, memory stores do not). */
+#define TM_PR_HTM_FELL_BACK      0x01000000
+#define TM_PR_HTM_ATTEMPT_SHIFT  26
+#define TM_PR_HTM_ATTEMPT_MASK   0xfc000000
+#define TM_PR_HTM_PRIVATE        0xfd000000
+
+/* xabort codes (bits 31..24 of the abort status). */
+#define TM_HTM_ABORT_LOCKED   0xff /* the serial lock was held: wait for it, then retry */
+#define TM_HTM_ABORT_MODE     0xfe /* htm mode was switched off: run in software */
+#define TM_HTM_ABORT_SOFTWARE 0xfd /* an entry point that needs the software runtime */
+
+#endif
