@@ -16,22 +16,10 @@ TMTEST_PURE static int same_m256(m256_t a, m256_t b) { return memcmp(&a, &b, siz
 
 TYPE_CASE(m256, m256_t, m256_old, m256_new, same_m256)
 
-static atomic_int done;
-static long background_counter;
-
-static void role(int index)
+static void check_m256_repeatedly(const char *who)
 {
-    if (index == 0) {
-        for (int repeat = 0; repeat < 200; repeat++)
-            check_m256("thread 0 with another thread running transactions");
-        atomic_store(&done, 1);
-    } else {
-        while (!atomic_load(&done)) {
-            __transaction_atomic {
-                background_counter++;
-            }
-        }
-    }
+    for (int repeat = 0; repeat < 200; repeat++)
+        check_m256(who);
 }
 
 int main(int argc, char **argv)
@@ -42,7 +30,7 @@ int main(int argc, char **argv)
         tmtest_skip("this CPU has no AVX, so the M256 barriers cannot be exercised");
     for (int repeat = 0; repeat < 200; repeat++)
         check_m256("single-threaded process");
-    tmtest_run_threads(2, role);
+    tmtest_beside_busy_thread(check_m256_repeatedly);
     tmtest_check_no_violations("M256 values read back inside transactions");
     tmtest_note("M256 stores rolled back on cancel and kept on commit");
     return 0;

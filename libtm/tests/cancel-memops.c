@@ -144,23 +144,6 @@ static void all_memops(const char *who)
     memops_on_own_frame(who);
 }
 
-static atomic_int done;
-static long background_counter;
-
-static void role(int index)
-{
-    if (index == 0) {
-        all_memops("thread 0 with another thread running transactions");
-        atomic_store(&done, 1);
-    } else {
-        while (!atomic_load(&done)) {
-            __transaction_atomic {
-                background_counter++;
-            }
-        }
-    }
-}
-
 int main(int argc, char **argv)
 {
     tmtest_init(argc, argv,
@@ -171,7 +154,7 @@ int main(int argc, char **argv)
     fill_pattern(shared_source, 100);
     all_memops("single-threaded process");
     tmtest_note("single thread: all sizes and alignments correct");
-    tmtest_run_threads(2, role);
+    tmtest_beside_busy_thread(all_memops);
     tmtest_note("next to a busy thread: all sizes and alignments correct");
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <libtm.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -161,6 +162,33 @@ void tmtest_run_threads(int n, void (*fn)(int index))
     pthread_barrier_destroy(&all_started);
     free(threads);
     free(starts);
+}
+
+static void (*busy_check)(const char *who);
+static atomic_int busy_check_done;
+static long busy_transactions;
+
+static void busy_role(int index)
+{
+    if (index == 0) {
+        busy_check("thread 0 with another thread running transactions");
+        atomic_store(&busy_check_done, 1);
+        return;
+    }
+    while (!atomic_load(&busy_check_done)) {
+        __transaction_atomic {
+            busy_transactions++;
+        }
+    }
+}
+
+long tmtest_beside_busy_thread(void (*check)(const char *who))
+{
+    busy_check = check;
+    atomic_store(&busy_check_done, 0);
+    busy_transactions = 0;
+    tmtest_run_threads(2, busy_role);
+    return busy_transactions;
 }
 
 void tmtest_yield(int times)

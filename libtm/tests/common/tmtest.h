@@ -47,6 +47,10 @@ void tmtest_require_libtm(void);
 /* Starts n threads running fn(index) and joins them all. */
 void tmtest_run_threads(int n, void (*fn)(int index));
 
+/* Runs check(who) on one thread while a second thread keeps committing small unrelated
+ * transactions until the check is done; returns how many the second thread committed. */
+long tmtest_beside_busy_thread(void (*check)(const char *who));
+
 /* Bounded politeness: lets other threads run without depending on how long that takes. */
 void tmtest_yield(int times) TMTEST_PURE;
 
