@@ -11,13 +11,14 @@ $(LIB): $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-# $(call run_tests,PREFIX,PROGRAMS): one harness case per program, named PREFIX-NAME where NAME
-# is the program's name without test_ and with - for _. The tests read the free maps from
-# $(SHARED)/quake (skipping what needs them when absent) and write under $(BUILD)/tmp.
+# $(call run_tests,PREFIX,PROGRAMS[,--tm]): one harness case per program, named PREFIX-NAME where
+# NAME is the program's name without test_ and with - for _ (--tm: programs that run
+# transactions, also run with LIBTM_HTM=0, see scripts/test-case). The tests read the free maps
+# from $(SHARED)/quake (skipping what needs them when absent) and write under $(BUILD)/tmp.
 define run_tests
 @for t in $(2); do \
 	  n=$$(basename $$t | sed 's/^test_//; s/_/-/g'); \
-	  $(TEST_CASE) $(1)-$$n --timeout 120 -- env QW_SHARED=$(SHARED) QW_BIN=$(BIN) \
+	  $(TEST_CASE) $(1)-$$n --timeout 120 $(3) -- env QW_SHARED=$(SHARED) QW_BIN=$(BIN) \
 	      QW_TMPDIR=$(BUILD)/tmp $$t; \
 	done
 endef

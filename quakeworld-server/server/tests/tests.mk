@@ -1,4 +1,5 @@
-# Tests of qwsv (included from ../Makefile). Ports 27500-27599 on 127.0.0.1.
+# Tests of qwsv (included from ../Makefile). Ports 27500-27599 on 127.0.0.1. Tests that run
+# transactions carry --tm (scripts/test-case: also run with LIBTM_HTM=0).
 QWCLIENT := $(TESTDIR)/qwclient
 TEST_ENV := QWSV=$(QWSV) QWCLIENT=$(QWCLIENT) QW_SHARED=$(SHARED) QW_BIN=$(BIN) \
             QW_TMPDIR=$(BUILD)/tmp/qwsv-tests QW_CORPUS=$(CURDIR)/tests/corpus
@@ -32,15 +33,15 @@ else
 endif
 
 check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(FUZZER)
-	@$(TEST_CASE) qwsv-units --timeout 30 -- $(UNITS) $(CURDIR)/tests/corpus $(SHARED)/quake/protocol/chktbl.bin
+	@$(TEST_CASE) qwsv-units --timeout 30 --tm -- $(UNITS) $(CURDIR)/tests/corpus $(SHARED)/quake/protocol/chktbl.bin
 	@$(TEST_CASE) qwsv-game --timeout 30 -- env $(TEST_ENV) tests/test-game.sh $(GAMETEST)
 	@$(TEST_CASE) qwsv-teleport --timeout 30 -- env $(TEST_ENV) tests/test-teleport.sh $(TELETEST)
 	@$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) tests/test-help.sh
 	@$(TEST_CASE) qwsv-quakestat --timeout 60 -- env $(TEST_ENV) tests/test-quakestat.sh
 	@$(TEST_CASE) qwsv-signon --timeout 60 -- env $(TEST_ENV) tests/test-signon.sh
 	@$(TEST_CASE) qwsv-parallel-lock --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh lock 27522
-	@$(TEST_CASE) qwsv-parallel-stm --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh stm 27523
-	@$(TEST_CASE) qwsv-parallel-stmlock --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh stmlock 27526
+	@$(TEST_CASE) qwsv-parallel-stm --timeout 90 --tm -- env $(TEST_ENV) tests/test-parallel.sh stm 27523
+	@$(TEST_CASE) qwsv-parallel-stmlock --timeout 90 --tm -- env $(TEST_ENV) tests/test-parallel.sh stmlock 27526
 	@$(TEST_CASE) qwsv-full --timeout 60 -- env $(TEST_ENV) tests/test-full.sh
 	@$(TEST_CASE) qwsv-malformed --timeout 60 -- env $(TEST_ENV) tests/test-malformed.sh
 	@$(TEST_CASE) qwsv-timeout --timeout 60 -- env $(TEST_ENV) tests/test-timeout.sh

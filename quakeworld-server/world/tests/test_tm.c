@@ -40,7 +40,10 @@ static void pmove_script(qw_pmove *pm, int step)
     pm->cmd.buttons = step % 40 < 2 ? QW_PM_BUTTON_JUMP : 0;
 }
 
-/* One round: everything the server would do for a client command, as one transaction. */
+/* One round: everything the server would do for a client command, as one transaction.
+ * qw_pmove_run is transaction_pure: its writes are not undone when the transaction restarts,
+ * so it works on a copy that the transaction makes afresh on every attempt (as the server
+ * does), and the result is stored back with an instrumented write. */
 __attribute__((noinline)) static void transactional_step(worker *w, qw_area_object *o, const float to[3], qw_trace *tr)
 {
     static const float zero[3] = {0, 0, 0};
@@ -50,7 +53,9 @@ __attribute__((noinline)) static void transactional_step(worker *w, qw_area_obje
         /* A ray straight down through the object's own spot hits it (or another object
          * linked above it), never the floor. */
         qw_world_move(&area, start, zero, zero, end, QW_MOVE_NORMAL, NULL, tr);
-        qw_pmove_run(&w->pm, &mv);
+        qw_pmove pm = w->pm;
+        qw_pmove_run(&pm, &mv);
+        w->pm = pm;
     }
 }
 
@@ -70,11 +75,12 @@ __attribute__((noinline)) static int other_entry_points(worker *w)
         int n = qw_bsp_box_leafs(bsp, mins, maxs, leafs, 8);
         qw_area_object *found[4];
         int near = qw_area_query_box(&area, mins, maxs, QW_SOLID_BBOX, found, 4);
-        int added = qw_pmove_add_area_physents(&w->pm, &area, NULL, 256);
-        w->pm.numphysent = 1;
+        qw_pmove pm = w->pm; /* the pure functions write only this transaction's copy */
+        int added = qw_pmove_add_area_physents(&pm, &area, NULL, 256);
+        pm.numphysent = 1;
         ok = tr.startsolid && leaf > 0 && qw_pvs_row_has(fat, leaf - 1) &&
              qw_point_contents(bsp, org) == QW_CONTENTS_EMPTY && n >= 0 && near >= 0 &&
-             added >= 0 && qw_pmove_test_position(&w->pm, w->pm.origin) &&
+             added >= 0 && qw_pmove_test_position(&pm, pm.origin) &&
              qw_bsp_get_model(bsp, 0) != NULL && qw_hull_for_size(mins, maxs) == 1;
     }
     return ok;
