@@ -14,6 +14,7 @@
 #ifndef LIBTM_H
 #define LIBTM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -22,6 +23,8 @@ extern "C" {
 
 #define LIBTM_VERSION "1.0.0"
 
+/* Grows only at its end: libtm_totals_read takes the caller's sizeof, so a program compiled
+ * against an older, shorter struct keeps working (the fields it does not know are not written). */
 struct libtm_totals {
     uint64_t commits;         /* outermost transactions committed */
     uint64_t aborts;          /* rollbacks of outermost transactions (restarts and cancels) */
@@ -29,14 +32,17 @@ struct libtm_totals {
     uint64_t user_aborts;     /* of which __transaction_cancel */
     uint64_t irrevocable;     /* transactions that ran (or ended) serial-irrevocable */
     uint64_t serial;          /* transactions that ran exclusively (serial or irrevocable) */
-    /* Added later, at the end: the fields above keep their offsets (recompile callers). */
+    /* since LIBTM_1.1 */
     uint64_t htm_commits;     /* of commits, in a hardware (RTM) transaction */
     uint64_t htm_aborts;      /* hardware attempts that aborted (then retried or ran in software) */
 };
 
-/* Counters of the whole process so far (all threads, living and exited). Always available. */
-void libtm_get_totals(struct libtm_totals *totals)
+/* Counters of the whole process so far (all threads, living and exited), always available.
+ * `size` is sizeof(struct libtm_totals) as the caller knows it (version LIBTM_1.1; the
+ * LIBTM_1.0 symbol libtm_get_totals, kept for old binaries, fills the first six fields). */
+void libtm_totals_read(struct libtm_totals *totals, size_t size)
     __attribute__((transaction_pure));
+#define libtm_get_totals(totals) libtm_totals_read((totals), sizeof *(totals))
 
 /* Name of the speculative algorithm in use ("orec", "norec", "serial") and of the mode the
  * adaptive policy currently prefers ("htm", "speculative" or "serial"). */

@@ -185,12 +185,12 @@ static void collect(struct tm_thread_stats *all)
     }
 }
 
-void libtm_get_totals(struct libtm_totals *t)
+void libtm_totals_read(struct libtm_totals *out, size_t size)
 {
     tm_htm_need_software();
     struct tm_thread_stats all;
     collect(&all);
-    memset(t, 0, sizeof *t);
+    struct libtm_totals totals = { 0 }, *t = &totals;
     t->commits = all.commits;
     for (int r = 0; r < ABORT_REASON_COUNT; r++)
         t->aborts += all.aborts[r];
@@ -203,6 +203,15 @@ void libtm_get_totals(struct libtm_totals *t)
     for (int k = 0; k < HTM_ABORT_KINDS; k++)
         t->htm_aborts += all.htm_aborts[k];
     free(all.blocks);
+    memcpy(out, t, size < sizeof *t ? size : sizeof *t);
+}
+
+/* LIBTM_1.0's entry point: the struct as it was published then (six fields). */
+void tm_compat_get_totals_1_0(struct libtm_totals *t);
+__asm__(".symver tm_compat_get_totals_1_0, libtm_get_totals@LIBTM_1.0");
+void tm_compat_get_totals_1_0(struct libtm_totals *t)
+{
+    libtm_totals_read(t, offsetof(struct libtm_totals, htm_commits));
 }
 
 static void expand_path(const char *pattern, char *out, size_t size)

@@ -135,11 +135,11 @@ static void role(int index)
 
 static void get_totals(struct libtm_totals *t)
 {
-    void (*fn)(struct libtm_totals *) =
-        (void (*)(struct libtm_totals *))dlsym(RTLD_DEFAULT, "libtm_get_totals");
-    TMTEST_CHECK(fn, "libtm_get_totals is missing from the loaded runtime");
+    void (*fn)(struct libtm_totals *, size_t) =
+        (void (*)(struct libtm_totals *, size_t))dlsym(RTLD_DEFAULT, "libtm_totals_read");
+    TMTEST_CHECK(fn, "libtm_totals_read is missing from the loaded runtime");
     memset(t, 0, sizeof *t);
-    fn(t);
+    fn(t, sizeof *t);
 }
 
 int main(int argc, char **argv)

@@ -103,13 +103,13 @@ void tmtest_check_no_violations(const char *what)
 /* libtm's counters, looked up at run time so that the programs still run on GCC's libitm. */
 static void report_libtm_totals(void)
 {
-    void (*get_totals)(struct libtm_totals *) =
-        (void (*)(struct libtm_totals *))dlsym(RTLD_DEFAULT, "libtm_get_totals");
+    void (*get_totals)(struct libtm_totals *, size_t) =
+        (void (*)(struct libtm_totals *, size_t))dlsym(RTLD_DEFAULT, "libtm_totals_read");
     const char *(*algorithm)(void) = (const char *(*)(void))dlsym(RTLD_DEFAULT, "libtm_algorithm");
     if (!get_totals || skipping)
         return;
     struct libtm_totals totals = { 0 };
-    get_totals(&totals);
+    get_totals(&totals, sizeof totals);
     printf("%s: libtm (%s): %llu commits, %llu aborts (%llu conflicts, %llu cancels), "
            "%llu irrevocable, %llu serial\n", program_name, algorithm ? algorithm() : "?",
            (unsigned long long)totals.commits, (unsigned long long)totals.aborts,
