@@ -1,7 +1,6 @@
 /* bank benchmark: threads transfer random amounts between random accounts, and now and then
  * sum all accounts in a read-only transaction; every sum must equal the initial total. */
 #include <getopt.h>
-#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,10 +17,7 @@
 struct bank_options {
     unsigned long accounts;
     unsigned long total_every; /* one total-balance transaction per this many operations; 0 = none */
-    unsigned long threads;
-    double duration;
-    unsigned long seed;
-    bool test_verifier;
+    struct bench_run_options run;
 };
 
 struct bank_worker {
@@ -62,14 +58,11 @@ static bool parse_options(int argc, char **argv, const char *program, struct ban
         { "accounts", required_argument, NULL, 'a' },
         { "size", required_argument, NULL, 'a' },
         { "total-every", required_argument, NULL, 'e' },
-        { "threads", required_argument, NULL, 't' },
-        { "duration", required_argument, NULL, 'd' },
-        { "seed", required_argument, NULL, 'r' },
-        { "test-verifier", no_argument, NULL, 'V' },
-        { "help", no_argument, NULL, 'h' },
+        BENCH_RUN_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
-    *opt = (struct bank_options){ 1024, 100, 1, 1.0, 1, false };
+    *opt = (struct bank_options){ .accounts = 1024, .total_every = 100 };
+    bench_run_options_init(&opt->run);
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -77,26 +70,13 @@ static bool parse_options(int argc, char **argv, const char *program, struct ban
         switch (c) {
         case 'a': ok = bench_parse_count(program, "--accounts", optarg, 2, 1ul << 24, &opt->accounts); break;
         case 'e': ok = bench_parse_count(program, "--total-every", optarg, 0, 1ul << 30, &opt->total_every); break;
-        case 't':
-            ok = bench_parse_count(program, "--threads", optarg, 1, 1024, &opt->threads)
-                 && bench_threads_supported(program, opt->threads);
-            break;
-        case 'd': ok = bench_parse_seconds(program, "--duration", optarg, &opt->duration); break;
-        case 'r': ok = bench_parse_count(program, "--seed", optarg, 0, ULONG_MAX, &opt->seed); break;
-        case 'V': opt->test_verifier = true; break;
         case 'h': usage(stdout, program); exit(0);
-        default:
-            fprintf(stderr, "%s: unknown or incomplete option '%s'; see --help\n", program, argv[optind - 1]);
-            ok = false;
+        default: ok = bench_parse_run_option(program, c, optarg, argv, &opt->run);
         }
         if (!ok)
             return false;
     }
-    if (optind < argc) {
-        fprintf(stderr, "%s: unexpected argument '%s'; see --help\n", program, argv[optind]);
-        return false;
-    }
-    return true;
+    return bench_no_arguments_left(program, argc, argv);
 }
 
 static void bank_worker_run(void *arg, const atomic_bool *stop)
@@ -156,29 +136,29 @@ int main(int argc, char **argv)
     struct bank_options opt;
     if (!parse_options(argc, argv, program, &opt))
         return BENCH_EXIT_USAGE;
-    if (opt.test_verifier)
+    if (opt.run.test_verifier)
         return test_verifier(&opt, program);
 
     struct bank *bank = bank_create(opt.accounts, INITIAL_BALANCE);
-    struct bank_worker *workers = aligned_alloc(128, opt.threads * sizeof *workers);
+    struct bank_worker *workers = aligned_alloc(128, opt.run.threads * sizeof *workers);
     if (!bank || !workers) {
         fprintf(stderr, "%s: out of memory creating %lu accounts\n", program, opt.accounts);
         return 1;
     }
     long expected = (long)opt.accounts * INITIAL_BALANCE;
-    for (unsigned long i = 0; i < opt.threads; i++)
-        workers[i] = (struct bank_worker){ bank, expected, opt.total_every, rng_seed(opt.seed, i), 0, 0, 0 };
+    for (unsigned long i = 0; i < opt.run.threads; i++)
+        workers[i] = (struct bank_worker){ bank, expected, opt.total_every, rng_seed(opt.run.seed, i), 0, 0, 0 };
 
     double cpu_seconds = 0;
-    double seconds = bench_run_threads((unsigned)opt.threads, opt.duration, bank_worker_run,
+    double seconds = bench_run_threads((unsigned)opt.run.threads, opt.run.duration, bank_worker_run,
                                        workers, sizeof *workers, &cpu_seconds);
     if (seconds < 0) {
-        fprintf(stderr, "%s: could not start %lu threads\n", program, opt.threads);
+        fprintf(stderr, "%s: could not start %lu threads\n", program, opt.run.threads);
         return 1;
     }
 
     unsigned long ops = 0, totals = 0, wrong = 0;
-    for (unsigned long i = 0; i < opt.threads; i++) {
+    for (unsigned long i = 0; i < opt.run.threads; i++) {
         ops += workers[i].ops;
         totals += workers[i].totals;
         wrong += workers[i].wrong_totals;
@@ -187,7 +167,7 @@ int main(int argc, char **argv)
     unsigned long update = every ? (100 * (every - 1) + every / 2) / every : 100;
     double rate = ops / seconds;
     printf("structure=bank threads=%lu update=%lu size=%lu ops=%lu seconds=%.3f ops_per_s=%.0f sync=%s cpu_s=%.3f\n",
-           opt.threads, update, opt.accounts, ops, seconds, rate, BENCH_SYNC_NAME, cpu_seconds);
+           opt.run.threads, update, opt.accounts, ops, seconds, rate, BENCH_SYNC_NAME, cpu_seconds);
     fflush(stdout);
     bool valid = bank_verify(bank, expected, stderr);
     if (wrong) {
@@ -196,7 +176,7 @@ int main(int argc, char **argv)
     }
     printf("bank (%s build): %lu thread(s), %lu accounts: %.3f M ops/s over %.2f s; "
            "%lu total-balance transactions; %s\n",
-           BENCH_SYNC_NAME, opt.threads, opt.accounts, rate / 1e6, seconds, totals,
+           BENCH_SYNC_NAME, opt.run.threads, opt.accounts, rate / 1e6, seconds, totals,
            valid ? "verified" : "VERIFICATION FAILED");
     bank_destroy(bank);
     free(workers);

@@ -2,6 +2,7 @@
 #include "bench_common.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -45,7 +46,8 @@ bool bench_parse_seconds(const char *program, const char *option, const char *te
     return true;
 }
 
-bool bench_threads_supported(const char *program, unsigned long threads)
+/* Rejects thread counts the build cannot run (the seq build is single-threaded). */
+static bool threads_supported(const char *program, unsigned long threads)
 {
     if (threads <= BENCH_SYNC_MAX_THREADS)
         return true;
@@ -53,6 +55,41 @@ bool bench_threads_supported(const char *program, unsigned long threads)
             "or the -tm / -mutex build\n", program, BENCH_SYNC_NAME, BENCH_SYNC_MAX_THREADS,
             BENCH_SYNC_MAX_THREADS);
     return false;
+}
+
+void bench_run_options_init(struct bench_run_options *run)
+{
+    *run = (struct bench_run_options){ .threads = 1, .duration = 1.0, .seed = 1 };
+}
+
+bool bench_parse_run_option(const char *program, int c, const char *arg, char **argv,
+                            struct bench_run_options *run)
+{
+    switch (c) {
+    case 't':
+        return bench_parse_count(program, "--threads", arg, 1, 1024, &run->threads)
+               && threads_supported(program, run->threads);
+    case 'd':
+        run->duration_given = true;
+        return bench_parse_seconds(program, "--duration", arg, &run->duration);
+    case 'r':
+        return bench_parse_count(program, "--seed", arg, 0, ULONG_MAX, &run->seed);
+    case 'V':
+        run->test_verifier = true;
+        return true;
+    default:
+        fprintf(stderr, "%s: unknown or incomplete option '%s'; see --help\n", program, argv[optind - 1]);
+        return false;
+    }
+}
+
+bool bench_no_arguments_left(const char *program, int argc, char **argv)
+{
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s'; see --help\n", program, argv[optind]);
+        return false;
+    }
+    return true;
 }
 
 struct thread_start {
@@ -126,8 +163,10 @@ double bench_run_threads(unsigned threads, double duration, bench_worker_fn *wor
     if (started == threads) {
         pthread_barrier_wait(&barrier);
         double begin = now_seconds(), cpu_begin = process_cpu_seconds();
-        sleep_seconds(duration);
-        atomic_store(&stop, true);
+        if (duration > 0) {
+            sleep_seconds(duration);
+            atomic_store(&stop, true);
+        }
         for (unsigned i = 0; i < threads; i++)
             pthread_join(ids[i], NULL);
         elapsed = now_seconds() - begin;

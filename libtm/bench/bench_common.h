@@ -1,5 +1,5 @@
-/* What the intset and bank programs share: option parsing with clear errors, and running N
- * worker threads for a fixed time. */
+/* What the benchmark programs share: option parsing with clear errors, and running N
+ * worker threads for a fixed time or a fixed amount of work. */
 #ifndef BENCH_COMMON_H
 #define BENCH_COMMON_H
 
@@ -17,13 +17,37 @@ bool bench_parse_count(const char *program, const char *option, const char *text
 /* Parses a duration in seconds, 0 < value <= 3600. */
 bool bench_parse_seconds(const char *program, const char *option, const char *text, double *out);
 
-/* Rejects thread counts the build cannot run (the seq build is single-threaded). */
-bool bench_threads_supported(const char *program, unsigned long threads);
+/* The options every benchmark program takes, besides its own. */
+struct bench_run_options {
+    unsigned long threads;
+    double duration;     /* seconds */
+    bool duration_given; /* --duration was on the command line */
+    unsigned long seed;
+    bool test_verifier;
+};
+/* Their getopt_long entries (the short codes are taken: t, d, r, V, h). */
+#define BENCH_RUN_LONGOPTS                              \
+    { "threads", required_argument, NULL, 't' },        \
+    { "duration", required_argument, NULL, 'd' },       \
+    { "seed", required_argument, NULL, 'r' },           \
+    { "test-verifier", no_argument, NULL, 'V' },        \
+    { "help", no_argument, NULL, 'h' }
+
+/* 1 thread, 1 second, seed 1. */
+void bench_run_options_init(struct bench_run_options *run);
+/* Takes getopt_long's answer c for a common option (--help excepted: the program prints its
+ * own usage) or reports c as unknown; returns false after printing what was wrong. */
+bool bench_parse_run_option(const char *program, int c, const char *arg, char **argv,
+                            struct bench_run_options *run);
+/* After the options: rejects stray arguments. */
+bool bench_no_arguments_left(const char *program, int argc, char **argv);
 
 /* Each worker runs until *stop becomes true; its argument is args + index * stride. */
 typedef void bench_worker_fn(void *arg, const atomic_bool *stop);
 
-/* Starts the threads together, lets them run for duration seconds, stops and joins them.
+/* Starts the threads together, lets them run for duration seconds, stops and joins them;
+ * with duration 0 the workers end by themselves (a fixed amount of work) and the time runs
+ * until the last one has finished.
  * Returns the measured wall time in seconds, or a negative value if a thread could not start;
  * *cpu_seconds gets the process's CPU time (user + system) over the same span, which tells
  * whether a run on a shared machine got the processor time it asked for. */

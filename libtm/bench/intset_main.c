@@ -1,7 +1,6 @@
 /* intset benchmark: threads run random lookups, inserts and removes on one shared integer set;
  * every operation is one atomic block. Afterwards the set is verified. */
 #include <getopt.h>
-#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,10 +16,7 @@ struct intset_options {
     enum intset_kind kind;
     unsigned long size;      /* 0 = the structure's default */
     unsigned long update;    /* percent of operations that insert or remove */
-    unsigned long threads;
-    double duration;
-    unsigned long seed;
-    bool test_verifier;
+    struct bench_run_options run;
 };
 
 /* One per thread, on its own cache lines so that counting does not cause false sharing. */
@@ -65,14 +61,11 @@ static bool parse_options(int argc, char **argv, const char *program, struct int
         { "structure", required_argument, NULL, 's' },
         { "size", required_argument, NULL, 'n' },
         { "update", required_argument, NULL, 'u' },
-        { "threads", required_argument, NULL, 't' },
-        { "duration", required_argument, NULL, 'd' },
-        { "seed", required_argument, NULL, 'r' },
-        { "test-verifier", no_argument, NULL, 'V' },
-        { "help", no_argument, NULL, 'h' },
+        BENCH_RUN_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
-    *opt = (struct intset_options){ INTSET_RBTREE, 0, 20, 1, 1.0, 1, false };
+    *opt = (struct intset_options){ .kind = INTSET_RBTREE, .size = 0, .update = 20 };
+    bench_run_options_init(&opt->run);
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -86,25 +79,14 @@ static bool parse_options(int argc, char **argv, const char *program, struct int
             break;
         case 'n': ok = bench_parse_count(program, "--size", optarg, 1, 1ul << 24, &opt->size); break;
         case 'u': ok = bench_parse_count(program, "--update", optarg, 0, 100, &opt->update); break;
-        case 't':
-            ok = bench_parse_count(program, "--threads", optarg, 1, 1024, &opt->threads)
-                 && bench_threads_supported(program, opt->threads);
-            break;
-        case 'd': ok = bench_parse_seconds(program, "--duration", optarg, &opt->duration); break;
-        case 'r': ok = bench_parse_count(program, "--seed", optarg, 0, ULONG_MAX, &opt->seed); break;
-        case 'V': opt->test_verifier = true; break;
         case 'h': usage(stdout, program); exit(0);
-        default:
-            fprintf(stderr, "%s: unknown or incomplete option '%s'; see --help\n", program, argv[optind - 1]);
-            ok = false;
+        default: ok = bench_parse_run_option(program, c, optarg, argv, &opt->run);
         }
         if (!ok)
             return false;
     }
-    if (optind < argc) {
-        fprintf(stderr, "%s: unexpected argument '%s'; see --help\n", program, argv[optind]);
+    if (!bench_no_arguments_left(program, argc, argv))
         return false;
-    }
     if (opt->size == 0)
         opt->size = intset_default_size(opt->kind);
     return true;
@@ -116,7 +98,7 @@ static struct intset *populate(const struct intset_options *opt, long range)
     struct intset *set = intset_create(opt->kind, opt->size);
     if (!set)
         return NULL;
-    uint64_t rng = rng_seed(opt->seed, UINT32_MAX);
+    uint64_t rng = rng_seed(opt->run.seed, UINT32_MAX);
     for (unsigned long held = 0; held < opt->size;) {
         long key = (long)rng_below(&rng, (uint64_t)range);
         held += intset_insert(set, key, intset_random_height(set, &rng));
@@ -204,30 +186,30 @@ int main(int argc, char **argv)
     struct intset_options opt;
     if (!parse_options(argc, argv, program, &opt))
         return BENCH_EXIT_USAGE;
-    if (opt.test_verifier)
+    if (opt.run.test_verifier)
         return test_verifier(&opt, program);
 
     const char *name = intset_kind_name(opt.kind);
     long range = 2 * (long)opt.size;
     struct intset *set = populate(&opt, range);
-    struct intset_worker *workers = aligned_alloc(128, opt.threads * sizeof *workers);
+    struct intset_worker *workers = aligned_alloc(128, opt.run.threads * sizeof *workers);
     if (!set || !workers) {
         fprintf(stderr, "%s: out of memory building a %s of %lu elements\n", program, name, opt.size);
         return 1;
     }
-    for (unsigned long i = 0; i < opt.threads; i++)
-        workers[i] = (struct intset_worker){ set, range, (unsigned)opt.update, rng_seed(opt.seed, i), 0, 0, 0, 0 };
+    for (unsigned long i = 0; i < opt.run.threads; i++)
+        workers[i] = (struct intset_worker){ set, range, (unsigned)opt.update, rng_seed(opt.run.seed, i), 0, 0, 0, 0 };
 
     double cpu_seconds = 0;
-    double seconds = bench_run_threads((unsigned)opt.threads, opt.duration, intset_worker_run,
+    double seconds = bench_run_threads((unsigned)opt.run.threads, opt.run.duration, intset_worker_run,
                                        workers, sizeof *workers, &cpu_seconds);
     if (seconds < 0) {
-        fprintf(stderr, "%s: could not start %lu threads\n", program, opt.threads);
+        fprintf(stderr, "%s: could not start %lu threads\n", program, opt.run.threads);
         return 1;
     }
 
     unsigned long ops = 0, inserted = 0, removed = 0;
-    for (unsigned long i = 0; i < opt.threads; i++) {
+    for (unsigned long i = 0; i < opt.run.threads; i++) {
         ops += workers[i].ops;
         inserted += workers[i].inserted;
         removed += workers[i].removed;
@@ -235,12 +217,12 @@ int main(int argc, char **argv)
     size_t expected = opt.size + inserted - removed;
     double rate = ops / seconds;
     printf("structure=%s threads=%lu update=%lu size=%lu ops=%lu seconds=%.3f ops_per_s=%.0f sync=%s cpu_s=%.3f\n",
-           name, opt.threads, opt.update, opt.size, ops, seconds, rate, BENCH_SYNC_NAME, cpu_seconds);
+           name, opt.run.threads, opt.update, opt.size, ops, seconds, rate, BENCH_SYNC_NAME, cpu_seconds);
     fflush(stdout);
     bool valid = intset_verify(set, expected, stderr);
     printf("%s (%s build): %lu thread(s), %lu%% updates, %lu initial elements: %.3f M ops/s "
            "over %.2f s; %lu inserts, %lu removes; %s\n",
-           name, BENCH_SYNC_NAME, opt.threads, opt.update, opt.size, rate / 1e6, seconds,
+           name, BENCH_SYNC_NAME, opt.run.threads, opt.update, opt.size, rate / 1e6, seconds,
            inserted, removed, valid ? "verified" : "VERIFICATION FAILED");
     intset_destroy(set);
     free(workers);

@@ -1,5 +1,7 @@
 /* Red-black tree (the classic insert/delete fix-ups with rotations), written so that a
- * transaction writes only what really changes: colours are written only when they differ. */
+ * transaction writes only what really changes: colours are written only when they differ.
+ * One implementation serves the set and the map: a map's node is the set's node followed by
+ * the value, so the set's nodes stay as small as they were. */
 #include "rbtree.h"
 
 #include <stdlib.h>
@@ -10,20 +12,42 @@ struct rb_node {
     bool red;
 };
 
+struct rb_map_node {
+    struct rb_node node;
+    void *value;
+};
+
 struct rbtree {
     struct rb_node *root;
 };
+
+struct rbmap {
+    struct rbtree tree;
+};
+
+TM_SAFE static inline struct rb_map_node *as_map_node(struct rb_node *n)
+{
+    return (struct rb_map_node *)n;
+}
 
 struct rbtree *rbtree_create(void)
 {
     return calloc(1, sizeof(struct rbtree));
 }
 
-static void destroy_subtree(struct rb_node *node)
+struct rbmap *rbmap_create(void)
+{
+    return calloc(1, sizeof(struct rbmap));
+}
+
+/* free_value: NULL for a set, or what a map's values need (may itself be NULL). */
+static void destroy_subtree(struct rb_node *node, bool map, void (*free_value)(void *))
 {
     while (node) {
-        destroy_subtree(node->left);
+        destroy_subtree(node->left, map, free_value);
         struct rb_node *right = node->right;
+        if (map && free_value)
+            free_value(as_map_node(node)->value);
         free(node);
         node = right;
     }
@@ -33,8 +57,16 @@ void rbtree_destroy(struct rbtree *tree)
 {
     if (!tree)
         return;
-    destroy_subtree(tree->root);
+    destroy_subtree(tree->root, false, NULL);
     free(tree);
+}
+
+void rbmap_destroy(struct rbmap *map, void (*free_value)(void *))
+{
+    if (!map)
+        return;
+    destroy_subtree(map->tree.root, true, free_value);
+    free(map);
 }
 
 /* NULL-tolerant helpers: a missing child counts as black. */
@@ -182,21 +214,23 @@ TM_SAFE static void fix_after_remove(struct rbtree *tree, struct rb_node *x)
     set_red(x, false);
 }
 
-TM_SAFE bool rbtree_contains(const struct rbtree *tree, long key)
+TM_SAFE static struct rb_node *find_node(const struct rbtree *tree, long key)
 {
-    const struct rb_node *n = tree->root;
+    struct rb_node *n = tree->root;
     while (n) {
         if (key < n->key)
             n = n->left;
         else if (key > n->key)
             n = n->right;
         else
-            return true;
+            return n;
     }
-    return false;
+    return NULL;
 }
 
-TM_SAFE bool rbtree_insert(struct rbtree *tree, long key)
+/* Links a new node of node_size bytes (a set's or a map's) for key; NULL when the key is
+ * already there or memory ran out. */
+TM_SAFE static struct rb_node *insert_node(struct rbtree *tree, long key, size_t node_size)
 {
     struct rb_node *parent = NULL, *n = tree->root;
     while (n) {
@@ -206,11 +240,11 @@ TM_SAFE bool rbtree_insert(struct rbtree *tree, long key)
         else if (key > n->key)
             n = n->right;
         else
-            return false;
+            return NULL;
     }
-    struct rb_node *fresh = malloc(sizeof *fresh);
+    struct rb_node *fresh = malloc(node_size);
     if (!fresh)
-        return false;
+        return NULL;
     fresh->key = key;
     fresh->left = fresh->right = NULL;
     fresh->parent = parent;
@@ -222,16 +256,20 @@ TM_SAFE bool rbtree_insert(struct rbtree *tree, long key)
     else
         parent->right = fresh;
     fix_after_insert(tree, fresh);
-    return true;
+    return fresh;
 }
 
-TM_SAFE bool rbtree_remove(struct rbtree *tree, long key)
+/* Unlinks and frees the node of key. For a map (value != NULL) *value gets the key's value;
+ * when the successor's node is the one freed, its value moves along with its key. */
+TM_SAFE static bool remove_node(struct rbtree *tree, long key, void **value)
 {
     struct rb_node *p = tree->root;
     while (p && p->key != key)
         p = key < p->key ? p->left : p->right;
     if (!p)
         return false;
+    if (value)
+        *value = as_map_node(p)->value;
 
     /* Two children: take the successor's key and remove the successor instead. */
     if (p->left && p->right) {
@@ -239,6 +277,8 @@ TM_SAFE bool rbtree_remove(struct rbtree *tree, long key)
         while (s->left)
             s = s->left;
         p->key = s->key;
+        if (value)
+            as_map_node(p)->value = as_map_node(s)->value;
         p = s;
     }
 
@@ -268,6 +308,42 @@ TM_SAFE bool rbtree_remove(struct rbtree *tree, long key)
     }
     free(p);
     return true;
+}
+
+TM_SAFE bool rbtree_contains(const struct rbtree *tree, long key)
+{
+    return find_node(tree, key) != NULL;
+}
+
+TM_SAFE bool rbtree_insert(struct rbtree *tree, long key)
+{
+    return insert_node(tree, key, sizeof(struct rb_node)) != NULL;
+}
+
+TM_SAFE bool rbtree_remove(struct rbtree *tree, long key)
+{
+    return remove_node(tree, key, NULL);
+}
+
+TM_SAFE void *rbmap_get(const struct rbmap *map, long key)
+{
+    struct rb_node *n = find_node(&map->tree, key);
+    return n ? as_map_node(n)->value : NULL;
+}
+
+TM_SAFE bool rbmap_put(struct rbmap *map, long key, void *value)
+{
+    struct rb_node *n = insert_node(&map->tree, key, sizeof(struct rb_map_node));
+    if (!n)
+        return false;
+    as_map_node(n)->value = value;
+    return true;
+}
+
+TM_SAFE void *rbmap_remove(struct rbmap *map, long key)
+{
+    void *value = NULL;
+    return remove_node(&map->tree, key, &value) ? value : NULL;
 }
 
 /* Returns the black height of the subtree, or -1 after reporting a violation. */
@@ -316,6 +392,36 @@ bool rbtree_verify(const struct rbtree *tree, size_t expected_size, FILE *err)
         return false;
     }
     return true;
+}
+
+static bool visit_subtree(struct rb_node *n, rbmap_visit_fn *visit, void *ctx)
+{
+    while (n) {
+        if (!visit_subtree(n->left, visit, ctx) || !visit(n->key, as_map_node(n)->value, ctx))
+            return false;
+        n = n->right;
+    }
+    return true;
+}
+
+bool rbmap_for_each(const struct rbmap *map, rbmap_visit_fn *visit, void *ctx)
+{
+    return visit_subtree(map->tree.root, visit, ctx);
+}
+
+bool rbmap_verify(const struct rbmap *map, size_t expected_size, FILE *err)
+{
+    return rbtree_verify(&map->tree, expected_size, err);
+}
+
+bool rbmap_damage_order(struct rbmap *map)
+{
+    return rbtree_damage_order(&map->tree);
+}
+
+bool rbmap_damage_color(struct rbmap *map)
+{
+    return rbtree_damage_color(&map->tree);
 }
 
 bool rbtree_damage_order(struct rbtree *tree)

@@ -9,7 +9,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$top/scripts/libtm-bench" --threads 0 --results "$out" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "libtm-bench accepted --threads 0"
 
-"$top/scripts/libtm-bench" --structures list,bank --updates 20 --threads 1,2 --duration 0.1 \
+"$top/scripts/libtm-bench" --structures list,bank,travel --updates 20 --threads 1,2 --duration 0.1 \
   --repeat 2 --results "$out" || fail "libtm-bench exited $?"
 
 csv="$out/libtm-bench.csv"
@@ -18,7 +18,7 @@ head -n 1 "$csv" | grep -qx 'structure,update,size,threads,runtime,ops_per_s,ops
   || fail "unexpected CSV header: $(head -n 1 "$csv")"
 runtimes="libitm libitm-mlwt mutex"
 [ -e "$top/libtm/lib/libitm.so.1" ] && runtimes="libtm libtm-orec libtm-norec $runtimes"
-for structure in list bank; do
+for structure in list bank travel; do
   for threads in 1 2; do
     want=$runtimes; [ "$threads" -eq 1 ] && want="$want seq"
     for runtime in $want; do
@@ -26,7 +26,8 @@ for structure in list bank; do
       [ -n "$row" ] || fail "no row for $structure threads=$threads $runtime"
       IFS=, read -r _ _ size _ _ ops cpu_rate runs failures _ <<<"$row"
       [ -n "$ops" ] && [ -n "$cpu_rate" ] && [ "$runs" = 2 ] && [ "$failures" = 0 ] || fail "bad row: $row"
-      [ "$size" = "$([ $structure = list ] && echo 256 || echo 1024)" ] || fail "wrong size in: $row"
+      case $structure in list) want_size=256 ;; bank) want_size=1024 ;; travel) want_size=16384 ;; esac
+      [ "$size" = "$want_size" ] || fail "wrong size in: $row"
     done
   done
 done

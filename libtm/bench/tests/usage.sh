@@ -17,7 +17,7 @@ expect_usage_error() {  # PROGRAM WORD-EXPECTED-IN-MESSAGE ARGS...
   fi
 }
 
-for program in intset-tm intset-mutex intset-seq bank-tm bank-mutex bank-seq; do
+for program in intset-tm intset-mutex intset-seq bank-tm bank-mutex bank-seq travel-tm travel-mutex travel-seq; do
   if ! "$bin/$program" --help | grep -q '^Usage:'; then
     echo "FAIL: $program --help does not print a usage text"; failures=$((failures + 1))
   fi
@@ -34,8 +34,18 @@ for program in intset-tm intset-mutex intset-seq; do
   expect_usage_error "$program" --size --size 0
 done
 expect_usage_error bank-tm --accounts --accounts 1
+for program in travel-tm travel-mutex travel-seq; do
+  expect_usage_error "$program" --relations --relations 8
+  expect_usage_error "$program" --queries-per-tx --queries-per-tx 0
+  expect_usage_error "$program" --queries-per-tx --queries 101
+  expect_usage_error "$program" --query-range --query-range 0
+  expect_usage_error "$program" --user --user 101
+  expect_usage_error "$program" --transactions --transactions 0
+  expect_usage_error "$program" --transactions --duration 1 --transactions 100
+done
 expect_usage_error intset-seq "--threads 1" --threads 2
 expect_usage_error bank-seq "--threads 1" --threads 2
+expect_usage_error travel-seq "--threads 1" --threads 2
 
 [ "$failures" -eq 0 ] && echo "usage: all checks passed"
 exit $((failures > 0))
