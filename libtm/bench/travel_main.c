@@ -2,6 +2,7 @@
  * tables of a travel agency; every transaction is one atomic block. Runs for a time or for a
  * fixed number of transactions (time to completion); afterwards the tables are verified. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +28,7 @@ struct travel_worker {
     struct travel *travel;
     long range;
     unsigned queries, user;
-    unsigned long quota; /* transactions to run; 0 = until told to stop */
+    unsigned long quota; /* transactions to run (ULONG_MAX when running for a time) */
     uint64_t rng;
     unsigned long ops, reservations, deletions, updates;
     struct travel_totals sum;
@@ -120,7 +121,7 @@ static void travel_worker_run(void *arg, const atomic_bool *stop)
     /* Copied to locals: the atomic blocks would read the worker's fields through barriers. */
     long range = w->range;
     unsigned queries = w->queries, user = w->user;
-    while (w->quota ? w->ops < w->quota : !atomic_load_explicit(stop, memory_order_relaxed)) {
+    while (w->ops < w->quota && !atomic_load_explicit(stop, memory_order_relaxed)) {
         /* dice in 0..199: below 2*user a reservation; of the rest, odd ones delete a customer,
          * even ones update the tables. */
         unsigned dice = (unsigned)rng_below(&w->rng, 200);
@@ -171,7 +172,8 @@ int main(int argc, char **argv)
         return 1;
     }
     for (unsigned long i = 0; i < opt.run.threads; i++) {
-        unsigned long quota = opt.transactions / opt.run.threads + (i < opt.transactions % opt.run.threads);
+        unsigned long quota = !opt.transactions ? ULONG_MAX
+                              : opt.transactions / opt.run.threads + (i < opt.transactions % opt.run.threads);
         workers[i] = (struct travel_worker){
             .travel = travel, .range = range, .queries = (unsigned)opt.queries,
             .user = (unsigned)opt.user, .quota = quota, .rng = rng_seed(opt.run.seed, i),
