@@ -1,11 +1,15 @@
-/* Measures, then chooses. Time is cut into epochs. The modes: hardware transactions ("htm",
- * only when the CPU has RTM), speculative software transactions (orec or norec) and serial
- * execution. A probe runs a short epoch in each mode, compares their commit rates and keeps the
- * fastest for a longer hold epoch, then probes again. Hardware transactions get a shortcut:
- * while at least HTM_HEALTHY of the commits of an epoch happen in hardware, they are kept
- * without probing the others (nothing runs faster than uninstrumented code that rarely aborts).
- * With a single thread serial always wins (no instrumentation, no logging), as GCC's runtime
- * also assumes. LIBTM_ALGO switches all this off.
+/* Measures, then chooses (adapt.h). The candidates are hardware transactions ("htm", only when
+ * the CPU has RTM and LIBTM_HTM allows them) and every algorithm of the registry, serial
+ * included. With one thread the mode is serial: nothing beats running the uninstrumented code
+ * alone, as GCC's runtime also assumes. With more, time is cut into epochs: a probe runs each
+ * candidate for a short epoch and measures its commit rate; the fastest then holds for a
+ * longer epoch, which doubles (up to MAX_HOLD_NS) while the same candidate keeps winning, so
+ * that the cost of probing the slower ones shrinks in a steady workload. A candidate that lost
+ * by more than half twice in a row is probed only every fourth round. Hardware transactions
+ * have a shortcut: while at least HTM_HEALTHY of the commits of an epoch happen in hardware,
+ * they hold without probing the others (nothing runs faster than uninstrumented code that
+ * rarely aborts). A hold also ends early when its rate falls below half of what its probe
+ * measured (the workload changed). LIBTM_ALGO switches all this off.
  * Commits are counted per thread and added to the global count in batches, so the hot path
  * costs one increment. */
 #include "adapt.h"
@@ -13,27 +17,40 @@
 
 #include <time.h>
 
-enum phase { PROBE_HTM, PROBE_SPECULATIVE, PROBE_SERIAL, HOLD };
-enum mode { MODE_SPECULATIVE, MODE_SERIAL, MODE_HTM, MODE_COUNT };
-
-#define PROBE_NS (20 * 1000 * 1000LL)
-#define HOLD_NS (300 * 1000 * 1000LL)
-#define SERIAL_ADVANTAGE 1.05 /* serial must win by this factor to be chosen */
-#define HTM_HEALTHY 0.75      /* share of commits in hardware that keeps htm without probing */
+#define PROBE_NS (10 * 1000 * 1000LL)
+#define MIN_HOLD_NS (100 * 1000 * 1000LL)
+#define MAX_HOLD_NS (1600 * 1000 * 1000LL)
+#define MAX_EPOCH_NS (400 * 1000 * 1000LL)
+#define HTM_HEALTHY 0.75 /* share of commits in hardware that keeps htm without probing */
+#define RARE_PROBE 4     /* a candidate that keeps losing is probed every RARE_PROBE rounds */
 /* Threads report commits in batches (hardware ones in batches of TM_HTM_COUNT_BATCH), so an
  * epoch that saw fewer commits than this is extended (up to MAX_EPOCH_NS) before it counts. */
-#define MIN_EPOCH_COMMITS (8 * TM_HTM_COUNT_BATCH)
-#define MAX_EPOCH_NS (1000 * 1000 * 1000LL)
+#define MIN_EPOCH_COMMITS (8 * TM_ADAPT_BATCH)
+
+#define MAX_CANDIDATES (TM_ALGO_COUNT + 1)
+
+struct candidate {
+    bool htm;
+    enum tm_algo_id algo;
+    double rate;       /* commits per ns in its last probe */
+    unsigned losses;   /* rounds in a row it lost by more than half */
+};
 
 static struct {
     _Alignas(TM_CACHELINE) _Atomic uint64_t commits, htm_commits;
-    _Atomic int64_t phase_end;     /* monotonic ns; the thread that claims it moves on */
-    _Atomic int phase;
-    _Atomic int mode;              /* the mode in force */
-    uint64_t phase_start_commits, phase_start_htm_commits;
-    int64_t phase_start_ns;
-    double rate[MODE_COUNT];
-} tuner = { .phase = HOLD, .mode = MODE_SPECULATIVE };
+    _Atomic int64_t epoch_end;     /* monotonic ns; the thread that claims it moves on */
+    _Alignas(TM_CACHELINE) int candidates;
+    struct candidate candidate[MAX_CANDIDATES];
+    int current;                   /* candidate in force */
+    int serial;                    /* the serial candidate */
+    int probing;                   /* the candidate being probed, or -1 while holding */
+    int best;                      /* winner of the last round */
+    unsigned round;
+    int64_t hold_ns;
+    double hold_floor;             /* a hold ends early below this rate */
+    uint64_t epoch_start_commits, epoch_start_htm_commits;
+    int64_t epoch_start_ns;
+} tuner = { .probing = -1, .best = -1, .hold_ns = MIN_HOLD_NS };
 
 __thread unsigned tm_adapt_batched;
 
@@ -44,126 +61,189 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-bool tm_adapt_tuned_serial(void)
+void tm_adapt_init(void)
 {
-    return atomic_load_explicit(&tuner.mode, memory_order_relaxed) == MODE_SERIAL;
+    int n = 0;
+    if (tm_config.htm)
+        tuner.candidate[n++] = (struct candidate){ .htm = true, .algo = TM_ALGO_serial };
+    for (int i = 0; i < TM_ALGO_COUNT; i++) {
+        if (i == TM_ALGO_serial)
+            tuner.serial = n;
+        tuner.candidate[n++] = (struct candidate){ .algo = (enum tm_algo_id)i };
+    }
+    tuner.candidates = n;
+    tuner.current = tuner.serial; /* what one thread runs */
+    if (!tm_config.forced)
+        tm_mode_set(NULL, false, TM_ALGO_serial);
 }
 
 const char *tm_adapt_mode_name(void)
 {
-    static const char *const names[MODE_COUNT] = {
-        [MODE_SPECULATIVE] = "speculative", [MODE_SERIAL] = "serial", [MODE_HTM] = "htm" };
-    return names[atomic_load(&tuner.mode)];
+    const struct candidate *c = &tuner.candidate[tuner.current];
+    return c->htm ? "htm" : tm_algos[c->algo]->name;
 }
 
-static void enter_phase(struct tm_tx *tx, int phase, enum mode mode, int64_t now, int64_t length,
-                        uint64_t commits, uint64_t htm_commits)
+static void enter(struct tm_tx *tx, int index, int64_t now, int64_t length)
 {
-    tuner.phase_start_commits = commits;
-    tuner.phase_start_htm_commits = htm_commits;
-    tuner.phase_start_ns = now;
-    /* Off first (no hardware transaction then runs), on last (waits for speculative ones). */
-    if (mode != MODE_HTM)
-        tm_htm_set_mode(tx, false);
-    atomic_store(&tuner.mode, mode);
-    if (mode == MODE_HTM)
-        tm_htm_set_mode(tx, true);
-    atomic_store(&tuner.phase, phase);
-    atomic_store_explicit(&tuner.phase_end, now + length, memory_order_release);
+    const struct candidate *c = &tuner.candidate[index];
+    tuner.current = index;
+    tuner.epoch_start_commits = atomic_load(&tuner.commits);
+    tuner.epoch_start_htm_commits = atomic_load(&tuner.htm_commits);
+    tm_mode_set(tx, c->htm, c->algo);
+    tuner.epoch_start_ns = now_ns(); /* after the switch, which may have waited */
+    atomic_store_explicit(&tuner.epoch_end, (now > tuner.epoch_start_ns ? now : tuner.epoch_start_ns) + length,
+                          memory_order_release);
 }
 
-static void next_phase(struct tm_tx *tx, int64_t now)
+/* The next candidate to probe after `from`, skipping those that keep losing (except every
+ * RARE_PROBE rounds), or -1 when the round is complete. */
+static int next_probe(int from)
 {
-    uint64_t commits = atomic_load(&tuner.commits);
-    uint64_t htm_commits = atomic_load(&tuner.htm_commits);
-    uint64_t epoch_commits = commits - tuner.phase_start_commits;
-    if (epoch_commits < MIN_EPOCH_COMMITS && now - tuner.phase_start_ns < MAX_EPOCH_NS) {
-        atomic_store_explicit(&tuner.phase_end, now + PROBE_NS, memory_order_release);
-        return;
-    }
-    double elapsed = (double)(now - tuner.phase_start_ns);
-    double rate = elapsed > 0 ? (double)epoch_commits / elapsed : 0;
-    bool htm_healthy = (double)(htm_commits - tuner.phase_start_htm_commits) >=
-                       HTM_HEALTHY * (double)epoch_commits;
-    bool htm = tm_config.htm;
-    enum mode mode = atomic_load(&tuner.mode);
-    switch (atomic_load(&tuner.phase)) {
-    case HOLD:
-        if (mode == MODE_HTM && htm_healthy && epoch_commits > 0)
-            enter_phase(tx, HOLD, MODE_HTM, now, HOLD_NS, commits, htm_commits);
-        else if (htm && !(mode == MODE_HTM && tm_htm_mode_on()))
-            enter_phase(tx, PROBE_HTM, MODE_HTM, now, PROBE_NS, commits, htm_commits);
-        else
-            enter_phase(tx, PROBE_SPECULATIVE, MODE_SPECULATIVE, now, PROBE_NS, commits,
-                        htm_commits);
-        if (mode == MODE_HTM)
-            tuner.rate[MODE_HTM] = rate;
-        break;
-    case PROBE_HTM:
-        tuner.rate[MODE_HTM] = rate;
-        if (htm_healthy)
-            enter_phase(tx, HOLD, MODE_HTM, now, HOLD_NS, commits, htm_commits);
-        else
-            enter_phase(tx, PROBE_SPECULATIVE, MODE_SPECULATIVE, now, PROBE_NS, commits,
-                        htm_commits);
-        break;
-    case PROBE_SPECULATIVE:
-        tuner.rate[MODE_SPECULATIVE] = rate;
-        enter_phase(tx, PROBE_SERIAL, MODE_SERIAL, now, PROBE_NS, commits, htm_commits);
-        break;
-    case PROBE_SERIAL: {
-        tuner.rate[MODE_SERIAL] = rate;
-        enum mode best = MODE_SPECULATIVE;
-        if (tuner.rate[MODE_SERIAL] > tuner.rate[MODE_SPECULATIVE] * SERIAL_ADVANTAGE)
-            best = MODE_SERIAL;
-        if (htm && tuner.rate[MODE_HTM] > tuner.rate[best])
-            best = MODE_HTM;
-        enter_phase(tx, HOLD, best, now, HOLD_NS, commits, htm_commits);
-        break;
-    }
-    }
+    for (int i = from + 1; i < tuner.candidates; i++)
+        if (tuner.candidate[i].losses < 2 || tuner.round % RARE_PROBE == 0)
+            return i;
+    return -1;
 }
 
-static void maybe_next_phase(struct tm_tx *tx)
+static void finish_round(struct tm_tx *tx, int64_t now)
 {
-    if (tm_thread_count() <= 1) {
-        tm_htm_set_mode(tx, false); /* alone: serial, see tm_adapt_prefers_serial */
+    int best = -1;
+    for (int i = 0; i < tuner.candidates; i++) {
+        struct candidate *c = &tuner.candidate[i];
+        if (c->rate > 0 && (best < 0 || c->rate > tuner.candidate[best].rate))
+            best = i;
+    }
+    if (best < 0)
+        best = tuner.serial;
+    double top = tuner.candidate[best].rate;
+    for (int i = 0; i < tuner.candidates; i++) {
+        struct candidate *c = &tuner.candidate[i];
+        if (c->rate > 0)
+            c->losses = c->rate < 0.5 * top ? c->losses + 1 : 0;
+    }
+    if (best != tuner.best)
+        tuner.hold_ns = MIN_HOLD_NS;
+    else if (tuner.hold_ns < MAX_HOLD_NS)
+        tuner.hold_ns *= 2;
+    tuner.best = best;
+    tuner.hold_floor = 0.5 * top;
+    tuner.probing = -1;
+    tuner.round++;
+    enter(tx, best, now, tuner.hold_ns);
+}
+
+static void start_round(struct tm_tx *tx, int64_t now)
+{
+    for (int i = 0; i < tuner.candidates; i++)
+        if (tuner.candidate[i].losses < 2 || tuner.round % RARE_PROBE == 0)
+            tuner.candidate[i].rate = 0;
+    tuner.probing = next_probe(-1);
+    enter(tx, tuner.probing, now, PROBE_NS);
+}
+
+static void next_epoch(struct tm_tx *tx, int64_t now)
+{
+    uint64_t commits = atomic_load(&tuner.commits) - tuner.epoch_start_commits;
+    uint64_t htm_commits = atomic_load(&tuner.htm_commits) - tuner.epoch_start_htm_commits;
+    int64_t elapsed = now - tuner.epoch_start_ns;
+    if (commits < MIN_EPOCH_COMMITS && elapsed < MAX_EPOCH_NS) {
+        atomic_store_explicit(&tuner.epoch_end, now + PROBE_NS, memory_order_release);
         return;
     }
-    int64_t end = atomic_load_explicit(&tuner.phase_end, memory_order_acquire);
-    int64_t now = now_ns();
-    if (now < end)
+    double rate = elapsed > 0 ? (double)commits / (double)elapsed : 0;
+    struct candidate *c = &tuner.candidate[tuner.current];
+    bool htm_healthy = c->htm && commits > 0 && (double)htm_commits >= HTM_HEALTHY * (double)commits;
+    if (tuner.probing < 0) {
+        /* A hold ended: hardware transactions that keep committing in hardware hold on. */
+        if (htm_healthy && rate >= tuner.hold_floor) {
+            enter(tx, tuner.current, now, tuner.hold_ns);
+            return;
+        }
+        start_round(tx, now);
         return;
+    }
+    c->rate = rate;
+    if (htm_healthy) {
+        tuner.best = tuner.current;
+        tuner.probing = -1;
+        tuner.hold_floor = 0.5 * rate;
+        enter(tx, tuner.current, now, tuner.hold_ns);
+        return;
+    }
+    int next = next_probe(tuner.probing);
+    if (next < 0) {
+        finish_round(tx, now);
+        return;
+    }
+    tuner.probing = next;
+    enter(tx, next, now, PROBE_NS);
+}
+
+/* While holding, a rate below the floor (the workload changed) ends the hold early. */
+static bool hold_collapsed(int64_t now)
+{
+    if (tuner.probing >= 0 || now - tuner.epoch_start_ns < PROBE_NS)
+        return false;
+    uint64_t commits = atomic_load_explicit(&tuner.commits, memory_order_relaxed) -
+                       tuner.epoch_start_commits;
+    return (double)commits < tuner.hold_floor * (double)(now - tuner.epoch_start_ns);
+}
+
+/* With one thread: serial, and the next second thread starts a round at once. */
+static void go_alone(struct tm_tx *tx)
+{
+    tuner.probing = -1;
+    tuner.best = -1;
+    tuner.hold_ns = MIN_HOLD_NS;
+    enter(tx, tuner.serial, now_ns(), 0);
+}
+
+static void maybe_next_epoch(struct tm_tx *tx)
+{
+    if (tm_config.forced)
+        return;
+    bool alone = tm_thread_count() <= 1;
+    int64_t end = atomic_load_explicit(&tuner.epoch_end, memory_order_acquire);
+    int64_t now = 0;
+    if (alone) {
+        if (tuner.current == tuner.serial || end == INT64_MAX)
+            return;
+    } else {
+        now = now_ns();
+        if (now < end && !(end != INT64_MAX && hold_collapsed(now)))
+            return;
+    }
     /* One thread moves the tuner on; the others keep running in the current mode. */
-    if (atomic_compare_exchange_strong(&tuner.phase_end, &end, INT64_MAX))
-        next_phase(tx, now);
+    if (!atomic_compare_exchange_strong(&tuner.epoch_end, &end, INT64_MAX))
+        return;
+    if (alone)
+        go_alone(tx);
+    else
+        next_epoch(tx, now);
 }
 
 void tm_adapt_count(struct tm_tx *tx)
 {
     atomic_fetch_add_explicit(&tuner.commits, tm_adapt_batched, memory_order_relaxed);
     tm_adapt_batched = 0;
-    maybe_next_phase(tx);
+    maybe_next_epoch(tx);
 }
 
-void tm_adapt_count_htm(struct tm_tx *tx, unsigned commits)
+void tm_adapt_htm_commits(struct tm_tx *tx, unsigned commits)
 {
     atomic_fetch_add_explicit(&tuner.commits, commits, memory_order_relaxed);
     atomic_fetch_add_explicit(&tuner.htm_commits, commits, memory_order_relaxed);
-    maybe_next_phase(tx);
+    maybe_next_epoch(tx);
 }
 
-/* Going from one thread to two ends the current epoch, so that hardware transactions (or the
- * best mode) start at once; going back to one switches them off (serial runs alone). */
-void tm_adapt_threads_changed(unsigned count)
+/* Going from one thread to two, or back, ends the epoch: the next count starts a round of
+ * probes, or goes serial. */
+void tm_adapt_threads_changed(struct tm_tx *tx, unsigned count)
 {
-    if (tm_config.forced)
+    (void)tx;
+    if (tm_config.forced || count > 2)
         return;
-    if (count <= 1) {
-        tm_htm_set_mode(NULL, false);
-    } else if (count == 2) {
-        int64_t end = atomic_load(&tuner.phase_end);
-        if (end != INT64_MAX)
-            atomic_compare_exchange_strong(&tuner.phase_end, &end, 0);
-    }
+    int64_t end = atomic_load(&tuner.epoch_end);
+    if (end != INT64_MAX)
+        atomic_compare_exchange_strong(&tuner.epoch_end, &end, 0);
 }

@@ -1,33 +1,32 @@
-/* The adaptive choice between hardware transactions, speculation and serial execution
- * (DESIGN.md "Adapt to the machine"): with one thread, or when measured throughput says so,
- * transactions run serially (irrevocable and uninstrumented when they cannot cancel,
- * undo-logged when they can); with RTM and several threads, hardware transactions are
- * preferred while most transactions commit in hardware. */
+/* The adaptive choice of the execution mode (mode.h): hardware transactions where the CPU has
+ * them, each registered algorithm (algorithms.def) and serial execution are measured in turn,
+ * and the fastest runs until the next measurement. Listens to events (events.c) only. */
 #ifndef LIBTM_ADAPT_H
 #define LIBTM_ADAPT_H
 
 #include "tx.h"
 
-bool tm_adapt_tuned_serial(void);
 void tm_adapt_count(struct tm_tx *tx);
-void tm_adapt_count_htm(struct tm_tx *tx, unsigned commits); /* more hardware commits */
-void tm_adapt_threads_changed(unsigned count); /* a thread registered or left */
+void tm_adapt_htm_commits(struct tm_tx *tx, unsigned commits);
+void tm_adapt_threads_changed(struct tm_tx *tx, unsigned count); /* tx NULL: a thread left */
+void tm_adapt_init(void);
 extern __thread unsigned tm_adapt_batched;
 #define TM_ADAPT_BATCH 32
 
-static inline bool tm_adapt_prefers_serial(struct tm_tx *tx)
-{
-    (void)tx;
-    if (tm_config.forced)
-        return false;
-    return tm_thread_count() <= 1 || tm_adapt_tuned_serial();
-}
-
 static inline void tm_adapt_commit(struct tm_tx *tx)
 {
-    if (unlikely(++tm_adapt_batched >= TM_ADAPT_BATCH) && !tm_config.forced)
+    if (unlikely(++tm_adapt_batched >= TM_ADAPT_BATCH))
         tm_adapt_count(tx);
 }
+
+/* Aborts do not count, but a thread that only aborts must still move the measurement on. */
+static inline void tm_adapt_abort(struct tm_tx *tx)
+{
+    if (unlikely((tx->restarts & 31) == 0))
+        tm_adapt_count(tx);
+}
+
+/* "htm", "orec", "norec" or "serial": the mode in force. */
 const char *tm_adapt_mode_name(void);
 
 #endif

@@ -1,20 +1,37 @@
-/* "orec": time-based ownership records, write-through (the default speculative algorithm).
+/* "orec": time-based ownership records, encounter-time locking, writes in place.
  *
  * A global clock and a table of ownership records (orecs); each 32-byte stripe of memory maps
- * to one orec. An orec holds either a version (commit time << 1) or, while a writer owns it,
- * the owner's descriptor address | 1. Reads check the orec is unlocked and not newer than the
- * snapshot (else they extend the snapshot by validating the read log), copy, and re-check.
- * Writes lock the orec at encounter time, undo-log the old bytes and store in place. Commit
- * takes a new time, validates the read log if anyone committed since the snapshot, and
- * releases the orecs with the new time; rollback releases them with a fresh time so that a
- * reader who copied a dirty value can never see the same version again. Committing writers
- * then wait for older snapshots to finish (privatization safety, quiesce.c). */
+ * to one orec. An orec holds either a version (the commit time << 1) or, while a writer owns
+ * it, the owner's descriptor address | 1. A transaction reads at a snapshot time: a read
+ * checks that the stripe's orec is unlocked and not newer than the snapshot, copies the data
+ * and checks the orec again; only the orec's address is logged. An orec newer than the
+ * snapshot, or another thread waiting for this transaction to move on (privatization.c),
+ * extends the snapshot: every logged orec must still be unlocked (or ours) and not newer than
+ * the old snapshot, then the snapshot becomes the current time. This gives opacity: every
+ * read belongs to one consistent snapshot. The read fast path compares the orec with the
+ * descriptor's read limit (tx.h) instead, which is the snapshot or lower.
+ *
+ * Writes lock the orec at encounter time (conflicts go to the contention manager), undo-log
+ * the old bytes and store in place. Commit draws a commit time, validates the reads unless
+ * nobody committed since the snapshot, and releases the orecs with the commit time.
+ * Rollback (after the core restored the undo log) releases them with a fresh time, so that a
+ * reader that copied a dirty value can never see the same version again.
+ *
+ * Privatization: a commit returns the time up to which other transactions must move on before
+ * this thread touches data the transaction made private: its commit time, or for a read-only
+ * transaction the newest version it read (it may have seen another thread's privatizing
+ * commit). The transactions that are still older answer from their next barrier by extending
+ * their snapshot (or restarting, when they are doomed); see privatization.c. */
 #include "tx.h"
-#include "contention.h"
+#include "events.h"
+#include "fatal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#define OREC_BITS 20
+/* 2^16 orecs (512 KB): enough stripes that unrelated data rarely shares an orec, few enough
+ * that the table mostly stays in the caches (a 2^20 table costs a cache miss per read). */
+#define OREC_BITS 16
 #define OREC_COUNT (1u << OREC_BITS)
 #define STRIPE_SHIFT 5
 #define STRIPE_SIZE (1u << STRIPE_SHIFT)
@@ -22,20 +39,32 @@
 typedef _Atomic uint64_t orec_t;
 
 static orec_t orecs[OREC_COUNT] __attribute__((aligned(TM_CACHELINE)));
+/* Starts at 1: a snapshot is never 0, so a read limit of 0 always means "move on". */
 static struct {
     _Alignas(TM_CACHELINE) _Atomic uint64_t now;
     char pad[TM_CACHELINE - sizeof(uint64_t)];
-} global_clock;
+} global_clock = { .now = 1 };
 
-struct read_entry {
-    orec_t *orec;
-    uint64_t value;
+/* The transaction's private state (algo.h). The read log is an array of orec addresses kept
+ * as pointers, which makes an append three instructions. */
+struct orec_tx {
+    uint64_t snapshot;
+    uint64_t newest_read;   /* newest orec value among the logged reads (version << 1) */
+    orec_t *last_read;      /* the last logged orec: consecutive reads of a stripe log once */
+    orec_t **read_next, **read_end, **read_base;
+    struct tm_log locks;    /* struct lock_entry */
 };
+_Static_assert(sizeof(struct orec_tx) <= TM_ALGO_STATE_SIZE, "orec state too large");
 
 struct lock_entry {
     orec_t *orec;
     uint64_t previous;
 };
+
+static inline struct orec_tx *state(struct tm_tx *tx)
+{
+    return tm_algo_state(tx, TM_ALGO_orec, struct orec_tx);
+}
 
 static inline orec_t *orec_for(uintptr_t addr)
 {
@@ -46,39 +75,87 @@ static inline uint64_t locked_by(const struct tm_tx *tx) { return (uint64_t)(uin
 static inline bool is_locked(uint64_t v) { return v & 1; }
 static inline uint64_t version_of(uint64_t v) { return v >> 1; }
 
-static bool read_log_valid(struct tm_tx *tx)
+/* Every logged orec still unlocked (or ours) and not newer than the snapshot. An orec that we
+ * locked after reading it was not newer than the snapshot when we locked it (acquire extends
+ * first), and nobody else could change it since. */
+static bool reads_valid(struct tm_tx *tx, const struct orec_tx *s)
 {
-    uint64_t mine = locked_by(tx);
-    size_t n = TM_LOG_COUNT(&tx->read_log, struct read_entry);
-    struct read_entry *e = (struct read_entry *)tx->read_log.data;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t cur = atomic_load_explicit(e[i].orec, memory_order_relaxed);
-        if (cur != e[i].value && cur != mine)
+    uint64_t mine = locked_by(tx), limit = s->snapshot << 1;
+    for (orec_t **e = s->read_base; e < s->read_next; e++) {
+        uint64_t v = atomic_load_explicit(*e, memory_order_relaxed);
+        if (v > limit && v != mine) /* locked values are odd and larger than any version */
             return false;
     }
     return true;
 }
 
-/* Moves the snapshot to the current time if everything read so far is still valid. */
+static void publish(struct tm_tx *tx, uint64_t time)
+{
+    atomic_store_explicit(&tx->published, time, memory_order_release);
+}
+
+/* Raises the read fast path's limit to the snapshot, unless a waiting thread just set it to
+ * 0 (then the next read moves the snapshot). */
+static void raise_limit(struct tm_tx *tx, uint64_t seen, uint64_t snapshot)
+{
+    atomic_compare_exchange_strong_explicit(&tx->read_limit, &seen, snapshot << 1,
+                                            memory_order_relaxed, memory_order_relaxed);
+}
+
+/* Moves the snapshot to the current time if everything read so far still holds. */
 static void extend_or_restart(struct tm_tx *tx)
 {
+    struct orec_tx *s = state(tx);
+    uint64_t seen = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
     uint64_t now = atomic_load_explicit(&global_clock.now, memory_order_acquire);
-    if (!read_log_valid(tx))
+    if (!reads_valid(tx, s))
         tm_restart(tx, ABORT_VALIDATE);
-    tx->snapshot = now;
-    atomic_store_explicit(&tx->published, now, memory_order_release);
+    s->snapshot = now;
+    publish(tx, now);
+    raise_limit(tx, seen, now);
 }
 
 static void orec_begin(struct tm_tx *tx)
 {
+    struct orec_tx *s = state(tx);
     uint64_t now = atomic_load_explicit(&global_clock.now, memory_order_acquire);
-    /* Published before any read (seq_cst pairs with the committer's fence in quiesce). */
+    /* Published before the first read. A committer that saw this thread inactive read its
+     * flag before this seq_cst store, so its commit time is not newer than the clock we read
+     * next; publish that if it moved. */
     atomic_store_explicit(&tx->published, now, memory_order_seq_cst);
-    tx->snapshot = atomic_load_explicit(&global_clock.now, memory_order_acquire);
-    if (tx->snapshot != now)
-        atomic_store_explicit(&tx->published, tx->snapshot, memory_order_seq_cst);
-    tx->owns_locks = false;
-    tx->last_read_orec = NULL;
+    s->snapshot = atomic_load_explicit(&global_clock.now, memory_order_acquire);
+    if (s->snapshot != now)
+        publish(tx, s->snapshot);
+    s->newest_read = 0;
+    s->last_read = NULL;
+    /* The read fast path's limit stays below what the previous snapshot allowed; reads of
+     * newer versions take the slow path once and raise it. */
+}
+
+static void __attribute__((noinline)) log_read_grow(struct orec_tx *s, orec_t *o)
+{
+    size_t used = (size_t)(s->read_next - s->read_base);
+    size_t cap = s->read_base ? (size_t)(s->read_end - s->read_base) * 2 : 256;
+    orec_t **base = realloc(s->read_base, cap * sizeof *base);
+    if (!base)
+        tm_fatal("out of memory growing a read log to %zu entries", cap);
+    s->read_base = base;
+    s->read_next = base + used;
+    s->read_end = base + cap;
+    *s->read_next++ = o;
+}
+
+static inline void log_read(struct orec_tx *s, orec_t *o, uint64_t v)
+{
+    if (s->last_read == o)
+        return;
+    s->last_read = o;
+    s->newest_read = v > s->newest_read ? v : s->newest_read;
+    if (unlikely(s->read_next == s->read_end)) {
+        log_read_grow(s, o);
+        return;
+    }
+    *s->read_next++ = o;
 }
 
 static inline void copy_small(void *dst, const void *src, size_t n)
@@ -88,42 +165,14 @@ static inline void copy_small(void *dst, const void *src, size_t n)
     case 2: __builtin_memcpy(dst, src, 2); break;
     case 4: __builtin_memcpy(dst, src, 4); break;
     case 8: __builtin_memcpy(dst, src, 8); break;
-    case 16: __builtin_memcpy(dst, src, 16); break;
     default: memcpy(dst, src, n); break;
     }
 }
 
-static void __attribute__((noinline)) log_read_grow(struct tm_tx *tx, orec_t *o, uint64_t v)
+/* Reads bytes that lie within one stripe, handling every case: locked, newer, requested. */
+static void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_t n)
 {
-    struct read_entry *e = TM_LOG_PUSH(&tx->read_log, struct read_entry);
-    e->orec = o;
-    e->value = v;
-}
-
-/* Consecutive reads of one stripe (fields of one node, a loop over an array) are logged once:
- * the previous entry is remembered in the descriptor. Written so that the common case needs
- * no stack frame. */
-static inline void log_read(struct tm_tx *tx, orec_t *o, uint64_t v)
-{
-    if (tx->last_read_orec == o && tx->last_read_value == v)
-        return;
-    tx->last_read_orec = o;
-    tx->last_read_value = v;
-    size_t len = tx->read_log.len;
-    if (unlikely(len + sizeof(struct read_entry) > tx->read_log.cap)) {
-        log_read_grow(tx, o, v);
-        return;
-    }
-    struct read_entry *e = (struct read_entry *)(tx->read_log.data + len);
-    tx->read_log.len = len + sizeof(struct read_entry);
-    e->orec = o;
-    e->value = v;
-}
-
-/* Reads bytes that lie within one stripe; handles locked and newer orecs. */
-static void __attribute__((noinline)) read_chunk(struct tm_tx *tx, const uint8_t *src,
-                                                 uint8_t *dst, size_t n)
-{
+    struct orec_tx *s = state(tx);
     orec_t *o = orec_for((uintptr_t)src);
     for (;;) {
         uint64_t v = atomic_load_explicit(o, memory_order_acquire);
@@ -132,25 +181,31 @@ static void __attribute__((noinline)) read_chunk(struct tm_tx *tx, const uint8_t
                 copy_small(dst, src, n);
                 return;
             }
-            tm_conflict(tx, (struct tm_tx *)(uintptr_t)(v & ~(uint64_t)1), ABORT_CONFLICT_READ);
+            if (!tm_event_conflict(tx, (struct tm_tx *)(uintptr_t)(v & ~(uint64_t)1),
+                                   ABORT_CONFLICT_READ))
+                tm_restart(tx, ABORT_CONFLICT_READ);
             continue; /* the contention manager waited: look again */
         }
-        if (unlikely(version_of(v) > tx->snapshot)) {
+        uint64_t limit = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
+        if (unlikely(version_of(v) > s->snapshot || limit == 0)) {
             extend_or_restart(tx);
             continue;
         }
+        if (v > limit)
+            raise_limit(tx, limit, s->snapshot);
         copy_small(dst, src, n);
         atomic_thread_fence(memory_order_acquire);
         if (likely(atomic_load_explicit(o, memory_order_relaxed) == v)) {
-            log_read(tx, o, v);
+            log_read(s, o, v);
             return;
         }
     }
 }
 
-static void __attribute__((noinline)) read_range(struct tm_tx *tx, const uint8_t *src,
-                                                 uint8_t *out, size_t len)
+static void orec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
 {
+    const uint8_t *src = addr;
+    uint8_t *out = dst;
     while (len) {
         size_t room = STRIPE_SIZE - ((uintptr_t)src & (STRIPE_SIZE - 1));
         size_t n = len < room ? len : room;
@@ -161,57 +216,60 @@ static void __attribute__((noinline)) read_range(struct tm_tx *tx, const uint8_t
     }
 }
 
-/* Loads a naturally aligned 1, 2, 4 or 8-byte value (never crosses a stripe). */
-static inline bool load_aligned(const void *addr, size_t len, uint64_t *value)
+static uint64_t __attribute__((noinline)) load_slow(struct tm_tx *tx, const void *addr,
+                                                    size_t len)
+{
+    uint64_t value = 0;
+    orec_read(tx, addr, &value, len);
+    return value;
+}
+
+static inline uint64_t load_sized(const void *addr, size_t len)
 {
     switch (len) {
-    case 8: *value = *(const uint64_t *)addr; return true;
-    case 4: *value = *(const uint32_t *)addr; return true;
-    case 2: *value = *(const uint16_t *)addr; return true;
-    case 1: *value = *(const uint8_t *)addr; return true;
-    default: return false;
+    case 8: return *(const uint64_t *)addr;
+    case 4: return *(const uint32_t *)addr;
+    case 2: return *(const uint16_t *)addr;
+    default: return *(const uint8_t *)addr;
     }
 }
 
-static void orec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
+/* The hot path: an aligned scalar whose orec is unlocked and not newer than the read limit
+ * (one comparison: locked values are odd and larger than any version; a waiting thread set
+ * the limit to 0). Everything else, reads of our own locked data included, is load_slow's. */
+static inline uint64_t orec_load(struct tm_tx *tx, const void *addr, size_t len)
 {
     uintptr_t a = (uintptr_t)addr;
-    tx->bytes_read += len;
-    if (likely((a & (len - 1)) == 0 && len <= 8)) {
-        /* Fast path: an aligned scalar whose orec is unlocked and not newer than the snapshot. */
+    if (likely((a & (len - 1)) == 0)) {
         orec_t *o = orec_for(a);
         uint64_t v = atomic_load_explicit(o, memory_order_acquire);
-        uint64_t value;
-        if (likely(!is_locked(v) && version_of(v) <= tx->snapshot) &&
-            load_aligned(addr, len, &value)) {
+        if (likely(v <= atomic_load_explicit(&tx->read_limit, memory_order_relaxed))) {
+            uint64_t value = load_sized(addr, len);
             atomic_thread_fence(memory_order_acquire);
             if (likely(atomic_load_explicit(o, memory_order_relaxed) == v)) {
-                switch (len) {
-                case 8: *(uint64_t *)dst = value; break;
-                case 4: *(uint32_t *)dst = (uint32_t)value; break;
-                case 2: *(uint16_t *)dst = (uint16_t)value; break;
-                default: *(uint8_t *)dst = (uint8_t)value; break;
-                }
-                log_read(tx, o, v);
-                return;
+                log_read(state(tx), o, v);
+                return value;
             }
         }
     }
-    read_range(tx, addr, dst, len);
+    return load_slow(tx, addr, len);
 }
 
-static inline void acquire(struct tm_tx *tx, orec_t *o)
+static void __attribute__((noinline)) acquire_slow(struct tm_tx *tx, orec_t *o)
 {
+    struct orec_tx *s = state(tx);
     uint64_t mine = locked_by(tx);
     for (;;) {
         uint64_t v = atomic_load_explicit(o, memory_order_relaxed);
         if (v == mine)
             return;
         if (unlikely(is_locked(v))) {
-            tm_conflict(tx, (struct tm_tx *)(uintptr_t)(v & ~(uint64_t)1), ABORT_CONFLICT_WRITE);
+            if (!tm_event_conflict(tx, (struct tm_tx *)(uintptr_t)(v & ~(uint64_t)1),
+                                   ABORT_CONFLICT_WRITE))
+                tm_restart(tx, ABORT_CONFLICT_WRITE);
             continue;
         }
-        if (unlikely(version_of(v) > tx->snapshot)) {
+        if (unlikely(version_of(v) > s->snapshot || tm_move_requested(tx))) {
             extend_or_restart(tx);
             continue;
         }
@@ -219,22 +277,24 @@ static inline void acquire(struct tm_tx *tx, orec_t *o)
                                                   memory_order_relaxed)) {
             /* Later stores to the data must not become visible before the lock. */
             atomic_thread_fence(memory_order_release);
-            struct lock_entry *e = TM_LOG_PUSH(&tx->lock_log, struct lock_entry);
+            struct lock_entry *e = TM_LOG_PUSH(&s->locks, struct lock_entry);
             e->orec = o;
             e->previous = v;
-            tx->owns_locks = true;
             return;
         }
     }
 }
 
+static inline void acquire(struct tm_tx *tx, orec_t *o)
+{
+    if (atomic_load_explicit(o, memory_order_relaxed) != locked_by(tx))
+        acquire_slow(tx, o);
+}
+
 static void orec_write(struct tm_tx *tx, void *addr, const void *src, size_t len)
 {
-    uint8_t *dst = addr;
-    const uint8_t *in = src;
-    tx->bytes_written += len;
+    uint8_t *p = addr;
     size_t left = len;
-    uint8_t *p = dst;
     while (left) {
         size_t room = STRIPE_SIZE - ((uintptr_t)p & (STRIPE_SIZE - 1));
         size_t n = left < room ? left : room;
@@ -242,62 +302,91 @@ static void orec_write(struct tm_tx *tx, void *addr, const void *src, size_t len
         p += n;
         left -= n;
     }
-    tm_undo_record(tx, dst, len);
-    copy_small(dst, in, len);
+    tm_undo_record(tx, addr, len);
+    memcpy(addr, src, len);
 }
 
-static void release_all(struct tm_tx *tx, uint64_t version)
+static inline void orec_store(struct tm_tx *tx, void *addr, uint64_t value, size_t len)
+{
+    uintptr_t a = (uintptr_t)addr;
+    if (unlikely((a & (len - 1)) != 0)) {
+        orec_write(tx, addr, &value, len);
+        return;
+    }
+    acquire(tx, orec_for(a));
+    tm_undo_record(tx, addr, len);
+    switch (len) {
+    case 8: *(uint64_t *)addr = value; break;
+    case 4: *(uint32_t *)addr = (uint32_t)value; break;
+    case 2: *(uint16_t *)addr = (uint16_t)value; break;
+    default: *(uint8_t *)addr = (uint8_t)value; break;
+    }
+}
+
+static void release_all(struct orec_tx *s, uint64_t version)
 {
     uint64_t v = version << 1;
-    size_t n = TM_LOG_COUNT(&tx->lock_log, struct lock_entry);
-    struct lock_entry *e = (struct lock_entry *)tx->lock_log.data;
+    size_t n = TM_LOG_COUNT(&s->locks, struct lock_entry);
+    struct lock_entry *e = (struct lock_entry *)(void *)s->locks.data;
     for (size_t i = 0; i < n; i++)
         atomic_store_explicit(e[i].orec, v, memory_order_release);
-    tx->lock_log.len = 0;
-    tx->owns_locks = false;
+    s->locks.len = 0;
 }
 
-static bool orec_commit(struct tm_tx *tx)
+static void end(struct tm_tx *tx, struct orec_tx *s)
 {
-    tx->commit_time = 0;
-    if (!tx->owns_locks) {
-        tx->read_log.len = 0;
-        atomic_store_explicit(&tx->published, TM_INACTIVE, memory_order_release);
+    s->read_next = s->read_base;
+    publish(tx, TM_INACTIVE);
+}
+
+static bool orec_commit(struct tm_tx *tx, uint64_t *privatization_time)
+{
+    struct orec_tx *s = state(tx);
+    if (s->locks.len == 0) {
+        /* Read-only: serialised at its snapshot. It may have privatized data by seeing
+         * another thread's commit: older transactions must move past what it read. */
+        *privatization_time = version_of(s->newest_read);
+        end(tx, s);
         return true;
     }
     uint64_t ct = atomic_fetch_add_explicit(&global_clock.now, 1, memory_order_acq_rel) + 1;
-    if (ct != tx->snapshot + 1 && !read_log_valid(tx))
+    if (ct != s->snapshot + 1 && !reads_valid(tx, s))
         return false;
-    release_all(tx, ct);
-    tx->read_log.len = 0;
-    atomic_store_explicit(&tx->published, TM_INACTIVE, memory_order_release);
-    tx->commit_time = ct;
+    release_all(s, ct);
+    end(tx, s);
+    *privatization_time = ct;
     return true;
 }
 
 static void orec_rollback(struct tm_tx *tx)
 {
-    if (tx->owns_locks) {
+    struct orec_tx *s = state(tx);
+    if (s->locks.len) {
         uint64_t fresh = atomic_fetch_add_explicit(&global_clock.now, 1, memory_order_acq_rel) + 1;
-        release_all(tx, fresh);
+        release_all(s, fresh);
     }
-    tx->read_log.len = 0;
-    atomic_store_explicit(&tx->published, TM_INACTIVE, memory_order_release);
+    end(tx, s);
 }
 
 static bool orec_validate(struct tm_tx *tx)
 {
-    return read_log_valid(tx);
+    return reads_valid(tx, state(tx));
 }
+
+TM_SIZED_LOADS(orec_load)
+TM_SIZED_STORES(orec_store)
 
 const struct tm_algo tm_algo_orec = {
     .name = "orec",
+    .id = TM_ALGO_orec,
     .speculative = true,
-    .needs_quiescence = true,
     .begin = orec_begin,
+    .load = TM_SIZED(orec_load),
+    .store = TM_SIZED(orec_store),
     .read = orec_read,
     .write = orec_write,
     .commit = orec_commit,
     .rollback = orec_rollback,
     .validate = orec_validate,
+    .move_snapshot = extend_or_restart,
 };

@@ -1,22 +1,35 @@
 /* Generator of the load/store/log barriers of one type: every family (R, RaR, RaW, RfW, W, WaR,
  * WaW, L) for every type comes from this one definition. The modifiers are hints that the
- * algorithms do not need, so all loads share one path and all stores another. */
+ * algorithms do not need, so all loads share one path and all stores another. Values of up to
+ * 8 bytes travel in a register (the algorithm's load/store); wider ones through memory. */
 #ifndef LIBTM_BARRIERS_H
 #define LIBTM_BARRIERS_H
 
 #include "tx.h"
+#include "stats.h"
 
-/* Outside a transaction (tm_current unset) barriers access memory directly; so do accesses
- * to the transaction's own dead-at-rollback stack (tm_private_stack). */
+#include <string.h>
+
+/* Outside any transaction (no descriptor yet, or tm_algo_irrevocable between transactions)
+ * the algorithm accesses memory directly. Stores into the transaction's own dead-at-rollback
+ * stack (tm_private_stack) bypass it: nothing needs undoing or locking there. Loads from it go
+ * through the algorithm, which is correct, and a check would cost every other load. */
 #define TM_LOAD_BODY(T, p)                                                                   \
     do {                                                                                     \
         struct tm_tx *tx_ = tm_current;                                                      \
         T v_;                                                                                \
-        if (unlikely(!tx_) || tm_private_stack(tx_, (p))) {                                  \
+        if (unlikely(!tx_)) {                                                                \
             __builtin_memcpy(&v_, (p), sizeof(T)); /* GCC passes under-aligned vectors */    \
             return v_;                                                                       \
         }                                                                                    \
-        tx_->algo->read(tx_, (p), &v_, sizeof(T));                                           \
+        if (unlikely(tm_stats_enabled))                                                      \
+            tx_->bytes_read += sizeof(T);                                                    \
+        if (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {                          \
+            uint64_t w_ = tx_->algo->load[TM_SIZE_INDEX(sizeof(T))](tx_, (p));                              \
+            __builtin_memcpy(&v_, &w_, sizeof(T));                                           \
+        } else {                                                                             \
+            tx_->algo->read(tx_, (p), &v_, sizeof(T));                                       \
+        }                                                                                    \
         return v_;                                                                           \
     } while (0)
 
@@ -27,7 +40,15 @@
             __builtin_memcpy((p), &(v), sizeof(T));                                          \
             return;                                                                          \
         }                                                                                    \
-        tx_->algo->write(tx_, (p), &(v), sizeof(T));                                         \
+        if (unlikely(tm_stats_enabled))                                                      \
+            tx_->bytes_written += sizeof(T);                                                 \
+        if (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {                          \
+            uint64_t w_ = 0;                                                                 \
+            __builtin_memcpy(&w_, &(v), sizeof(T));                                          \
+            tx_->algo->store[TM_SIZE_INDEX(sizeof(T))](tx_, (p), w_);                                       \
+        } else {                                                                             \
+            tx_->algo->write(tx_, (p), &(v), sizeof(T));                                     \
+        }                                                                                    \
     } while (0)
 
 #define TM_DEFINE_BARRIERS(N, T)                                                             \

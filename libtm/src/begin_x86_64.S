@@ -89,8 +89,7 @@ _ITM_beginTransaction:
 /* Statistics on: an outermost hardware transaction records its begin site for the per-block
  * counters (a plain store before xbegin: it survives aborts). */
 .Lhtm_record_site:
-    movq    tm_current@gottpoff(%rip), %rax
-    movq    %fs:(%rax), %rax
+    movq    %fs:TM_TCB_OFFSET, %rax     /* the descriptor (tx.h) */
     testq   %rax, %rax
     jz      .Lhtm_start             /* no descriptor yet: the commit counts no block */
     movq    (%rsp), %rcx

@@ -4,6 +4,7 @@
 #include "contention.h"
 #include "fatal.h"
 #include "htm.h"
+#include "mode.h"
 #include "stats.h"
 #include "../include/libtm.h"
 
@@ -13,32 +14,19 @@
 #include <unistd.h>
 
 struct tm_config tm_config = {
-    .algo = &tm_algo_orec,
     .retries = 16,
     .cm = CM_BACKOFF,
 };
-
-static const struct tm_algo *const speculative_algos[] = { &tm_algo_orec, &tm_algo_norec };
 
 static void read_algo(void)
 {
     const char *s = getenv("LIBTM_ALGO");
     if (!s || !*s)
         return;
-    if (strcmp(s, "serial") == 0) {
-        tm_config.serial_only = true;
-        tm_config.forced = true;
-        return;
-    }
-    for (size_t i = 0; i < sizeof speculative_algos / sizeof *speculative_algos; i++) {
-        if (strcmp(s, speculative_algos[i]->name) == 0) {
-            tm_config.algo = speculative_algos[i];
-            tm_config.forced = true;
-            return;
-        }
-    }
-    tm_warn("LIBTM_ALGO=%s is unknown; use orec, norec or serial (keeping the default, orec "
-            "with adaptive serial mode)", s);
+    tm_config.forced = tm_algo_by_name(s);
+    if (!tm_config.forced)
+        tm_warn("LIBTM_ALGO=%s is unknown; use %s (keeping the adaptive default)", s,
+                tm_algo_names());
 }
 
 int libtm_set_contention_manager(const char *name)
@@ -76,7 +64,7 @@ static void read_retries(void)
 
 const char *libtm_algorithm(void)
 {
-    return tm_config.serial_only ? "serial" : tm_config.algo->name;
+    return tm_config.forced ? tm_config.forced->name : "adaptive";
 }
 
 const char *libtm_adaptive_mode(void)
@@ -84,10 +72,24 @@ const char *libtm_adaptive_mode(void)
     return tm_config.forced ? "off" : tm_adapt_mode_name();
 }
 
+/* What the verbose line says about hardware transactions. */
+static const char *htm_note(void)
+{
+    if (tm_config.htm)
+        return "htm (Intel RTM) ";
+    if (!tm_config.rtm)
+        return "no htm: the CPU has no usable RTM; ";
+    return tm_config.forced ? "no htm: LIBTM_ALGO forces software; "
+                            : "no htm: switched off by LIBTM_HTM=0; ";
+}
+
 void tm_config_init(void)
 {
     read_algo();
     tm_htm_init();
+    if (tm_config.forced)
+        tm_mode_set(NULL, false, tm_config.forced->id);
+    tm_adapt_init();
     read_cm();
     read_retries();
     tm_config.stats_path = getenv("LIBTM_STATS");
@@ -95,15 +97,13 @@ void tm_config_init(void)
     const char *v = getenv("LIBTM_VERBOSE");
     tm_config.verbose = v && *v && strcmp(v, "0") != 0;
     if (tm_config.verbose) {
-        char line[256];
-        int n = snprintf(line, sizeof line,
-                         "libtm %s: algorithm %s%s, contention manager %s%s%s\n", LIBTM_VERSION,
-                         libtm_algorithm(),
-                         tm_config.forced ? ""
-                         : tm_config.htm  ? " (adaptive: htm (Intel RTM) with serial fallback, "
-                                            "speculative or serial mode)"
-                                          : " (adaptive serial mode; no htm: "
-                                            "the CPU has no RTM or LIBTM_HTM=0)",
+        char line[320];
+        int n = snprintf(line, sizeof line, "libtm %s: %s%s%s, contention manager %s%s%s\n",
+                         LIBTM_VERSION, tm_config.forced ? "algorithm " : "adaptive: ",
+                         tm_config.forced ? tm_config.forced->name : htm_note(),
+                         tm_config.forced ? (tm_config.rtm ? " (no htm: LIBTM_ALGO forces "
+                                                             "software)" : "")
+                                          : "orec, norec or serial by measurement",
                          tm_cm_names[tm_config.cm], tm_stats_enabled ? ", statistics to " : "",
                          tm_stats_enabled ? tm_config.stats_path : "");
         ssize_t ignored = write(STDERR_FILENO, line, (size_t)n);

@@ -25,33 +25,44 @@ static uint64_t next_random(struct tm_tx *tx)
     return tx->rng;
 }
 
-static bool wait_for_end(struct tm_tx *owner, bool block)
+/* A thread waiting in privatization.c for this transaction to move on is answered before and
+ * after each wait, so that waits do not chain. */
+static void answer_move_request(struct tm_tx *tx)
 {
+    if (tx->algo->move_snapshot && tm_move_requested(tx))
+        tx->algo->move_snapshot(tx);
+}
+
+static void wait_for_end(struct tm_tx *tx, struct tm_tx *owner, bool block)
+{
+    answer_move_request(tx);
     uint32_t seq = atomic_load_explicit(&owner->end_seq, memory_order_acquire);
     if (block) {
         atomic_fetch_add(&owner->end_waiters, 1);
         tm_futex_wait(&owner->end_seq, seq, BLOCK_TIMEOUT_NS);
         atomic_fetch_sub(&owner->end_waiters, 1);
-        return true;
+    } else {
+        unsigned i = 0;
+        while (i < SPIN_LIMIT && atomic_load_explicit(&owner->end_seq, memory_order_acquire) == seq) {
+            __builtin_ia32_pause();
+            i++;
+        }
+        if (i == SPIN_LIMIT)
+            sched_yield(); /* the owner is probably preempted: let it run */
     }
-    for (unsigned i = 0; i < SPIN_LIMIT; i++) {
-        if (atomic_load_explicit(&owner->end_seq, memory_order_acquire) != seq)
-            return true;
-        __builtin_ia32_pause();
-    }
-    sched_yield(); /* the owner is probably preempted: let it run */
-    return true;
+    answer_move_request(tx);
 }
 
-void tm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason)
+bool tm_cm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason)
 {
+    (void)reason;
     int cm = tm_config.cm;
     if ((cm == CM_SPIN || cm == CM_BLOCK) && tx->cm_waits < MAX_WAITS_PER_TRY) {
         tx->cm_waits++;
-        wait_for_end(owner, cm == CM_BLOCK);
-        return;
+        wait_for_end(tx, owner, cm == CM_BLOCK);
+        return true;
     }
-    tm_restart(tx, reason);
+    return false;
 }
 
 void tm_cm_before_restart(struct tm_tx *tx)
@@ -83,7 +94,7 @@ void tm_cm_before_restart(struct tm_tx *tx)
     }
 }
 
-void tm_cm_after_commit(struct tm_tx *tx)
+void tm_cm_restore_priority(struct tm_tx *tx)
 {
     (void)tx;
     if (lowered_nice >= 0) {

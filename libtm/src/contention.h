@@ -1,6 +1,6 @@
 /* Contention managers (LIBTM_CM): what a transaction does when it finds a location owned by
  * another transaction, and before it restarts. Every wait is bounded and ends in yielding or
- * blocking, never in unbounded spinning. */
+ * blocking, never in unbounded spinning. Called through events.c only. */
 #ifndef LIBTM_CONTENTION_H
 #define LIBTM_CONTENTION_H
 
@@ -18,12 +18,17 @@ enum tm_cm_policy {
 
 extern const char *const tm_cm_names[CM_POLICY_COUNT];
 
-/* Called on a conflict with `owner`: either returns (the caller looks at the location again)
- * or restarts the transaction. */
-void tm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason);
-/* Called between rollback and re-execution. */
+/* A conflict with `owner`: returns true after waiting (look again), false to restart. */
+bool tm_cm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason);
+/* Between rollback and re-execution. */
 void tm_cm_before_restart(struct tm_tx *tx);
-/* Called after the outermost commit (only for the policies that need it). */
-void tm_cm_after_commit(struct tm_tx *tx);
+void tm_cm_restore_priority(struct tm_tx *tx);
+
+/* After the outermost commit. */
+static inline void tm_cm_after_commit(struct tm_tx *tx)
+{
+    if (unlikely(tm_config.cm == CM_PRIORITY))
+        tm_cm_restore_priority(tx);
+}
 
 #endif

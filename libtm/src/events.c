@@ -1,32 +1,71 @@
-/* Fan-out of transaction events to statistics, contention management and adaptation. */
+/* Fan-out of transaction events to the policies (events.h), and the retry policy. */
 #include "events.h"
 #include "adapt.h"
 #include "contention.h"
 #include "stats.h"
 
+void tm_event_thread_start(struct tm_tx *tx, unsigned threads)
+{
+    tm_stats_thread_start(tx);
+    tm_adapt_threads_changed(tx, threads);
+}
+
+void tm_event_thread_exit(struct tm_tx *tx, unsigned threads)
+{
+    tm_stats_thread_exit(tx);
+    tm_adapt_threads_changed(NULL, threads);
+}
+
 void tm_event_begin(struct tm_tx *tx)
 {
     tx->cm_waits = 0;
-    tx->bytes_read = 0;
-    tx->bytes_written = 0;
-    if (tm_stats_enabled)
-        tx->start_cycles = tm_cycles();
+    if (unlikely(tm_stats_enabled))
+        tm_stats_begin(tx);
 }
 
 void tm_event_commit(struct tm_tx *tx)
 {
     tm_stats_commit(tx);
     tm_adapt_commit(tx);
-    if (unlikely(tm_config.cm == CM_PRIORITY))
-        tm_cm_after_commit(tx);
+    tm_cm_after_commit(tx);
 }
 
+/* The retry policy: a transaction that failed to become irrevocable, or restarted too often,
+ * runs exclusively next time (the progress guarantee); otherwise the contention manager decides
+ * when it restarts. */
 void tm_event_abort(struct tm_tx *tx, enum tm_abort_reason reason)
 {
     tm_stats_abort(tx, reason);
+    if (reason == ABORT_USER)
+        return;
+    tm_adapt_abort(tx);
+    if (reason == ABORT_GO_SERIAL || tx->restarts >= tm_config.retries)
+        tx->go_serial = true;
+    else
+        tm_cm_before_restart(tx);
 }
 
 void tm_event_nested_abort(struct tm_tx *tx)
 {
     tm_stats_nested_abort(tx);
+}
+
+bool tm_event_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason)
+{
+    return tm_cm_conflict(tx, owner, reason);
+}
+
+void tm_event_htm_commits(struct tm_tx *tx, unsigned commits)
+{
+    if (tm_stats_enabled && tx->htm_site)
+        tm_stats_block_htm_commit(tx);
+    if (commits) {
+        tm_adapt_htm_commits(tx, commits);
+        tm_cm_after_commit(tx);
+    }
+}
+
+void tm_event_htm_abort(struct tm_tx *tx, enum tm_htm_abort_kind kind)
+{
+    tm_stats_htm_abort(tx, kind);
 }

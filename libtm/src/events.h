@@ -1,14 +1,26 @@
-/* Transaction events in one place: begin, commit, abort (with its reason) and conflicts.
- * Statistics, the contention manager and the adaptive mode choice listen here, so that the
- * algorithms never call them directly. */
+/* Every policy hears about transactions here, and only here: statistics (stats.c), the
+ * contention manager (contention.c), the retry policy (below) and the adaptive mode choice
+ * (adapt.c). The core (transaction.c, htm.c, thread.c) and the algorithms report events;
+ * they call no policy directly. */
 #ifndef LIBTM_EVENTS_H
 #define LIBTM_EVENTS_H
 
 #include "tx.h"
 
+void tm_event_thread_start(struct tm_tx *tx, unsigned threads); /* threads: now registered */
+void tm_event_thread_exit(struct tm_tx *tx, unsigned threads);  /* threads: still registered */
 void tm_event_begin(struct tm_tx *tx);    /* an outermost transaction (re)starts */
 void tm_event_commit(struct tm_tx *tx);   /* the outermost transaction committed */
-void tm_event_abort(struct tm_tx *tx, enum tm_abort_reason reason); /* rolled back */
+/* The outermost transaction was rolled back for `reason` and will restart (unless it was
+ * cancelled). Decides how it restarts: tx->go_serial. */
+void tm_event_abort(struct tm_tx *tx, enum tm_abort_reason reason);
 void tm_event_nested_abort(struct tm_tx *tx); /* a closed nested transaction cancelled */
+/* tx found a location owned by `owner`. Returns true when the contention manager waited and
+ * the algorithm should look again, false when the transaction must restart. */
+bool tm_event_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason);
+/* Hardware transactions: commits are reported in batches of TM_HTM_COUNT_BATCH (or one by one
+ * while statistics are on); an abort is reported outside the transaction, before the retry. */
+void tm_event_htm_commits(struct tm_tx *tx, unsigned commits);
+void tm_event_htm_abort(struct tm_tx *tx, enum tm_htm_abort_kind kind);
 
 #endif

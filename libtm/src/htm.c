@@ -10,10 +10,8 @@
  * transaction is exclusive: serial-irrevocable, or serial with undo log when it may cancel.
  * The adaptive tuner (adapt.c) decides when the mode is on. */
 #include "htm.h"
-#include "adapt.h"
-#include "contention.h"
+#include "events.h"
 #include "fatal.h"
-#include "stats.h"
 
 #include <cpuid.h>
 #include <stddef.h>
@@ -36,11 +34,6 @@ _Static_assert((TM_HTM_PROPS_WANTED & TM_HTM_PROPS_MASK) == TM_HTM_PROPS_WANTED 
                "htm_abi.h: property bits");
 
 __thread uint32_t tm_htm_nested;
-
-const char *const tm_htm_abort_names[HTM_ABORT_KINDS] = {
-    [HTM_ABORT_CONFLICT] = "conflict", [HTM_ABORT_CAPACITY] = "capacity",
-    [HTM_ABORT_EXPLICIT] = "explicit", [HTM_ABORT_OTHER] = "other",
-};
 
 /* RTM abort status bits (Intel SDM vol. 1, 16.3.5). */
 #define XABORT_EXPLICIT (1u << 0)
@@ -75,22 +68,8 @@ void tm_htm_init(void)
                     "when the CPU has RTM, the default)", s);
     }
     /* LIBTM_ALGO forces one software algorithm: no hardware transactions then. */
-    tm_config.htm = allowed && !tm_config.forced && cpu_has_rtm();
-}
-
-void tm_htm_set_mode(struct tm_tx *tx, bool on)
-{
-    if (on == tm_htm_mode_on() || (on && !tm_config.htm))
-        return;
-    if (!on) {
-        /* Every hardware transaction has the flag in its read set: they all abort. */
-        atomic_store(&tm_serial_lock.htm_mode, 0);
-        return;
-    }
-    /* Taking the serial lock's write side waits until no speculative transaction runs. */
-    tm_serial_write_lock(tx);
-    atomic_store(&tm_serial_lock.htm_mode, 1);
-    tm_serial_write_unlock(tx);
+    tm_config.rtm = cpu_has_rtm();
+    tm_config.htm = allowed && !tm_config.forced && tm_config.rtm;
 }
 
 static enum tm_htm_abort_kind abort_kind(uint32_t status)
@@ -113,7 +92,7 @@ uint32_t tm_htm_retry(uint32_t status, uint32_t props)
     struct tm_tx *tx = tm_self();
     if (tx->depth > 0)
         return 0; /* a begin nested in a software transaction, which holds the serial lock */
-    tm_stats_htm_abort(tx, abort_kind(status));
+    tm_event_htm_abort(tx, abort_kind(status));
     uint32_t attempts = ((props & TM_PR_HTM_ATTEMPT_MASK) >> TM_PR_HTM_ATTEMPT_SHIFT) + 1;
     props = (props & ~TM_PR_HTM_ATTEMPT_MASK) | (attempts << TM_PR_HTM_ATTEMPT_SHIFT);
     if (status & XABORT_EXPLICIT) {
@@ -133,11 +112,5 @@ uint32_t tm_htm_retry(uint32_t status, uint32_t props)
 /* Every TM_HTM_COUNT_BATCH hardware commits, or every one with per-block statistics on. */
 void tm_htm_commit_slow(struct tm_tx *tx)
 {
-    if (tm_stats_enabled && tx->htm_site)
-        tm_stats_block_htm_commit(tx);
-    if (tx->htm_commits % TM_HTM_COUNT_BATCH == 0) {
-        tm_adapt_count_htm(tx, TM_HTM_COUNT_BATCH);
-        if (unlikely(tm_config.cm == CM_PRIORITY))
-            tm_cm_after_commit(tx); /* a priority lowered in a software phase comes back */
-    }
+    tm_event_htm_commits(tx, tx->htm_commits % TM_HTM_COUNT_BATCH == 0 ? TM_HTM_COUNT_BATCH : 0);
 }

@@ -5,19 +5,10 @@
 
 #include "tx.h"
 #include "htm_abi.h"
+#include "mode.h"
 
-/* The mode flag is tm_serial_lock.htm_mode (tx.h): every hardware transaction reads it, so
+/* The mode flag is tm_serial_lock.htm_mode (mode.h): every hardware transaction reads it, so
  * switching it off aborts them all. */
-
-/* Abort statistics classes (tm_thread_stats.htm_aborts). */
-enum tm_htm_abort_kind { HTM_ABORT_CONFLICT, HTM_ABORT_CAPACITY, HTM_ABORT_EXPLICIT,
-                         HTM_ABORT_OTHER, HTM_ABORT_KINDS };
-extern const char *const tm_htm_abort_names[HTM_ABORT_KINDS];
-
-static inline bool tm_htm_mode_on(void)
-{
-    return atomic_load_explicit(&tm_serial_lock.htm_mode, memory_order_relaxed) != 0;
-}
 
 /* Transactions flat-nested in the hardware transaction the thread is in. Only written inside
  * hardware transactions (nested begins in begin_x86_64.S, nested commits), so an abort rolls
@@ -43,8 +34,7 @@ static inline void tm_htm_need_software(void)
         __asm__ volatile("xabort %0" : : "i"(TM_HTM_ABORT_SOFTWARE) : "memory");
 }
 
-void tm_htm_init(void);                         /* cpuid and LIBTM_HTM, into tm_config.htm */
-void tm_htm_set_mode(struct tm_tx *tx, bool on); /* only the adaptive tuner switches it */
+void tm_htm_init(void);                         /* cpuid and LIBTM_HTM, into tm_config */
 void tm_htm_commit_slow(struct tm_tx *tx);
 extern bool tm_stats_enabled __attribute__((visibility("hidden")));
 

@@ -7,6 +7,9 @@
 /* tm_serial_lock (tx.h): the lock word at offset 0, the htm mode byte here. */
 #define TM_SERIAL_LOCK_HTM_MODE_OFFSET 4
 
+/* The thread control block word that holds the descriptor (tx.h: TM_TCB_OFFSET). */
+#define TM_TCB_OFFSET 0x50
+
 /* struct tm_tx field the begin stub writes when statistics are on. */
 #define TM_TX_HTM_SITE_OFFSET 16 /* void *htm_site: begin site of the hardware transaction */
 

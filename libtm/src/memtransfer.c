@@ -3,6 +3,7 @@
  * through a small buffer chunk by chunk, in the direction memmove needs. The 15 names per
  * function come from one list. */
 #include "tx.h"
+#include "stats.h"
 
 #include <string.h>
 
@@ -25,6 +26,10 @@ static void transfer(void *dst, const void *src, size_t n, bool src_tm, bool dst
     if (!src_tm && !dst_tm) {
         memmove(dst, src, n);
         return;
+    }
+    if (unlikely(tm_stats_enabled)) {
+        tx->bytes_read += src_tm ? n : 0;
+        tx->bytes_written += dst_tm ? n : 0;
     }
     if (!dst_tm) {
         /* Reading straight into a private destination: no buffer needed unless they overlap. */
@@ -84,6 +89,8 @@ static void set(void *dst, int c, size_t n)
         memset(dst, c, n);
         return;
     }
+    if (unlikely(tm_stats_enabled))
+        tx->bytes_written += n;
     uint8_t buf[CHUNK];
     memset(buf, c, n < CHUNK ? n : CHUNK);
     for (size_t done = 0; done < n;) {

@@ -5,6 +5,7 @@
 #include "adapt.h"
 #include "contention.h"
 #include "fatal.h"
+#include "htm.h"
 #include "../include/libtm.h"
 
 #include <dlfcn.h>
@@ -16,6 +17,11 @@
 #include <unistd.h>
 
 bool tm_stats_enabled;
+
+const char *const tm_htm_abort_names[HTM_ABORT_KINDS] = {
+    [HTM_ABORT_CONFLICT] = "conflict", [HTM_ABORT_CAPACITY] = "capacity",
+    [HTM_ABORT_EXPLICIT] = "explicit", [HTM_ABORT_OTHER] = "other",
+};
 
 const char *const tm_abort_reason_names[ABORT_REASON_COUNT] = {
     [ABORT_CONFLICT_READ] = "conflict_read", [ABORT_CONFLICT_WRITE] = "conflict_write",
@@ -279,7 +285,7 @@ int libtm_stats_write(const char *pattern)
     fprintf(f, "{\n  \"runtime\": \"libtm\", \"version\": \"%s\", \"pid\": %d, "
                "\"algorithm\": \"%s\", \"contention_manager\": \"%s\", \"adaptive\": %s,\n"
                "  \"commits\": %lu, \"irrevocable\": %lu, \"serial\": %lu, \"aborts\": {",
-            LIBTM_VERSION, (int)getpid(), tm_config.serial_only ? "serial" : tm_config.algo->name,
+            LIBTM_VERSION, (int)getpid(), libtm_algorithm(),
             tm_cm_names[tm_config.cm], tm_config.forced ? "false" : "true",
             (unsigned long)all.commits, (unsigned long)all.irrevocable,
             (unsigned long)all.serial);

@@ -4,7 +4,6 @@
 #define LIBTM_STATS_H
 
 #include "tx.h"
-#include "htm.h"
 
 struct tm_block_stats {
     void *site;
@@ -29,6 +28,15 @@ struct tm_thread_stats {
 
 extern bool tm_stats_enabled __attribute__((visibility("hidden"))); /* begin_x86_64.S */
 extern const char *const tm_abort_reason_names[ABORT_REASON_COUNT];
+extern const char *const tm_htm_abort_names[HTM_ABORT_KINDS];
+
+/* Per-block statistics on: the barriers count bytes (barriers.h), begin notes the time. */
+static inline void tm_stats_begin(struct tm_tx *tx)
+{
+    tx->bytes_read = 0;
+    tx->bytes_written = 0;
+    tx->start_cycles = tm_cycles();
+}
 
 void tm_stats_thread_start(struct tm_tx *tx);
 void tm_stats_thread_exit(struct tm_tx *tx);

@@ -2,15 +2,13 @@
  * that other threads scan (serial lock, quiescence), and recycled when the thread exits.
  * Descriptors are never freed, so a scanner can walk the list without a lock. */
 #include "tx.h"
+#include "events.h"
 #include "fatal.h"
-#include "stats.h"
-#include "adapt.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-__thread struct tm_tx *tm_current;
 
 static _Atomic(struct tm_tx *) all_descriptors;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -35,10 +33,9 @@ static void thread_exit(void *arg)
     if (tx->depth > 0)
         tm_fatal("a thread exited inside a transaction (pthread_exit or a thread "
                  "cancellation from transactional code); the transaction cannot finish");
-    tm_stats_thread_exit(tx);
-    tm_current = NULL;
+    tm_set_current_tx(NULL);
     unsigned left = atomic_fetch_sub_explicit(&thread_count, 1, memory_order_relaxed) - 1;
-    tm_adapt_threads_changed(left);
+    tm_event_thread_exit(tx, left);
     /* Keep the logs' memory: the next thread that takes this descriptor reuses it. */
     atomic_store_explicit(&tx->in_use, false, memory_order_release);
 }
@@ -75,6 +72,7 @@ static void fork_child(void)
             atomic_store(&d->in_use, false);
             atomic_store(&d->reader, 0);
             atomic_store(&d->published, TM_INACTIVE);
+            atomic_store(&d->read_limit, 0);
         } else if (atomic_load(&d->in_use)) {
             n++;
         }
@@ -142,9 +140,8 @@ struct tm_tx *tm_tx_create(void)
     tx->htm_site = NULL;
     tx->rng = (uint64_t)(uintptr_t)tx * 0x9E3779B97F4A7C15ull ^ tm_cycles();
     unsigned count = atomic_fetch_add_explicit(&thread_count, 1, memory_order_relaxed) + 1;
-    tm_current = tx;
+    tm_set_current_tx(tx);
     pthread_setspecific(exit_key, tx);
-    tm_stats_thread_start(tx);
-    tm_adapt_threads_changed(count);
+    tm_event_thread_start(tx, count);
     return tx;
 }

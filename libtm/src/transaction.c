@@ -2,10 +2,9 @@
  * docs/itm-abi.md §4-§7 is the contract. */
 #include "tx.h"
 #include "events.h"
-#include "adapt.h"
-#include "contention.h"
 #include "fatal.h"
 #include "htm.h"
+#include "mode.h"
 
 #include <string.h>
 
@@ -19,7 +18,8 @@ static void enter_exclusive(struct tm_tx *tx, bool irrevocable)
     tx->algo = irrevocable ? &tm_algo_irrevocable : &tm_algo_serial;
 }
 
-/* Chooses how the outermost transaction runs and returns the code path to take. */
+/* Chooses how the outermost transaction runs and returns the code path to take. A transaction
+ * that may cancel keeps its undo log even when it runs alone. */
 static uint32_t start_outermost(struct tm_tx *tx)
 {
     uint32_t props = tx->outer_props;
@@ -27,30 +27,21 @@ static uint32_t start_outermost(struct tm_tx *tx)
     bool must_be_irrevocable = !(props & pr_instrumentedCode) || (props & pr_doesGoIrrevocable);
 
     tm_event_begin(tx);
-    if (must_be_irrevocable) {
-        enter_exclusive(tx, true);
-    } else if (tx->go_serial || tm_config.serial_only || tm_adapt_prefers_serial(tx) ||
-               tm_htm_mode_on()) {
-        /* A transaction that may cancel keeps its undo log even when it runs alone. While
-         * htm mode is on, software transactions run alone: hardware ones cannot see in-place
-         * writes of speculative ones, but they do see the serial lock (htm.c). */
-        enter_exclusive(tx, !cancellable);
-    } else {
+    const struct tm_algo *algo = tm_mode_algo();
+    if (!must_be_irrevocable && !tx->go_serial && algo->speculative) {
         tm_serial_read_lock(tx);
-        if (unlikely(tm_htm_mode_on())) {
-            /* Switched on meanwhile (that takes the write side, so checking once here, under
-             * the read side, suffices). */
-            tm_serial_read_unlock(tx);
-            enter_exclusive(tx, !cancellable);
-            goto exclusive;
+        /* The mode changes only under the write side: read again now that it is stable. */
+        algo = tm_mode_algo();
+        if (likely(algo->speculative)) {
+            tx->serial_hold = HOLD_READ;
+            tx->state = TX_SPECULATIVE;
+            tx->algo = algo;
+            algo->begin(tx);
+            return a_runInstrumentedCode | a_saveLiveVariables;
         }
-        tx->serial_hold = HOLD_READ;
-        tx->state = TX_SPECULATIVE;
-        tx->algo = tm_config.algo;
-        tx->algo->begin(tx);
-        return a_runInstrumentedCode | a_saveLiveVariables;
+        tm_serial_read_unlock(tx);
     }
-exclusive:
+    enter_exclusive(tx, must_be_irrevocable || !cancellable);
     if (tx->state == TX_IRREVOCABLE)
         return (props & pr_uninstrumentedCode) ? a_runUninstrumentedCode : a_runInstrumentedCode;
     return a_runInstrumentedCode | a_saveLiveVariables;
@@ -192,11 +183,7 @@ void tm_restart(struct tm_tx *tx, enum tm_abort_reason reason)
 {
     rollback_all(tx);
     tx->restarts++;
-    tm_event_abort(tx, reason);
-    if (reason == ABORT_GO_SERIAL || tx->restarts >= tm_config.retries)
-        tx->go_serial = true; /* the progress guarantee */
-    else
-        tm_cm_before_restart(tx);
+    tm_event_abort(tx, reason); /* decides tx->go_serial */
     tx->depth = 1;
     tx->props = tx->outer_props;
     tx->stack_top = (uintptr_t)tx->jb.cfa;
@@ -263,9 +250,9 @@ static void after_commit(struct tm_tx *tx)
 
 static bool commit_outermost(struct tm_tx *tx)
 {
-    if (!tx->algo->commit(tx))
+    uint64_t privatization_time;
+    if (!tx->algo->commit(tx, &privatization_time))
         return false;
-    uint64_t quiesce_time = tx->commit_time;
     release_serial_lock(tx);
     tx->undo_log.len = 0;
     tx->checkpoints.len = 0;
@@ -276,8 +263,8 @@ static bool commit_outermost(struct tm_tx *tx)
     tx->algo = &tm_algo_irrevocable; /* barriers outside transactions touch memory directly */
     tx->stack_top = 0;
     signal_end(tx);
-    if (quiesce_time)
-        tm_quiesce(tx, quiesce_time);
+    if (privatization_time)
+        tm_privatization_wait(tx, privatization_time);
     after_commit(tx);
     return true;
 }
@@ -351,8 +338,10 @@ void tm_go_irrevocable(struct tm_tx *tx)
     tx->serial_hold = HOLD_WRITE;
     if (!tx->algo->validate(tx))
         tm_restart(tx, ABORT_GO_SERIAL);
-    tx->algo->commit(tx); /* alone now: publishes the writes done so far, cannot fail */
-    atomic_store_explicit(&tx->published, TM_INACTIVE, memory_order_release);
+    /* Alone now: publishes the writes done so far and cannot fail; nobody runs whom a
+     * privatization wait would concern. */
+    uint64_t unused_time;
+    tx->algo->commit(tx, &unused_time);
     mark_irrevocable(tx);
 }
 

@@ -1,8 +1,11 @@
-/* The per-thread transaction descriptor and the internal interfaces between the runtime's
- * parts: algorithms (dispatch table), serial lock, undo log, events. */
+/* The per-thread transaction descriptor and the internal interfaces of the core: the serial
+ * lock, the undo log, waiting, restarting. Algorithms (algo.h) and policies (events.h) build on
+ * this file; it depends on neither. */
 #ifndef LIBTM_TX_H
 #define LIBTM_TX_H
 
+#include "algo.h"
+#include "htm_abi.h"
 #include "itm_abi.h"
 #include "log.h"
 
@@ -25,12 +28,12 @@ struct tm_jmpbuf {
 /* How the current transaction executes. */
 enum tm_state {
     TX_INACTIVE = 0,
-    TX_SPECULATIVE, /* orec or norec: holds the serial lock's read side */
+    TX_SPECULATIVE, /* a speculative algorithm: holds the serial lock's read side */
     TX_SERIAL,      /* exclusive (serial lock write side), undo-logged: may still cancel */
     TX_IRREVOCABLE, /* exclusive, no logging, cannot cancel */
 };
 
-/* Why a transaction restarts (statistics, retry policy). */
+/* Why a transaction restarts or ends (statistics, contention management, retry policy). */
 enum tm_abort_reason {
     ABORT_CONFLICT_READ = 0, /* read found a location locked by another transaction */
     ABORT_CONFLICT_WRITE,    /* write found a location locked by another transaction */
@@ -41,29 +44,9 @@ enum tm_abort_reason {
     ABORT_REASON_COUNT
 };
 
-struct tm_tx;
-
-/* An algorithm (a "method" in GCC's terms). Writes always take effect in place and are
- * undo-logged (see DESIGN.md: GCC may copy instrumented stack arrays with a plain memcpy). */
-struct tm_algo {
-    const char *name;
-    bool speculative;        /* runs concurrently under the serial lock's read side */
-    bool needs_quiescence;   /* committing writers wait for older snapshots (privatization) */
-    void (*begin)(struct tm_tx *tx);
-    void (*read)(struct tm_tx *tx, const void *addr, void *dst, size_t len);
-    void (*write)(struct tm_tx *tx, void *addr, const void *src, size_t len);
-    /* Makes the transaction's effects visible; false means it must restart instead. */
-    bool (*commit)(struct tm_tx *tx);
-    /* Called after the undo log was applied: release ownership, forget the read set. */
-    void (*rollback)(struct tm_tx *tx);
-    /* Checks the read set is still valid now (used before becoming irrevocable). */
-    bool (*validate)(struct tm_tx *tx);
-};
-
-extern const struct tm_algo tm_algo_orec;
-extern const struct tm_algo tm_algo_norec;
-extern const struct tm_algo tm_algo_serial;      /* exclusive, undo log */
-extern const struct tm_algo tm_algo_irrevocable; /* exclusive, direct */
+/* Why a hardware transaction aborted (statistics). */
+enum tm_htm_abort_kind { HTM_ABORT_CONFLICT, HTM_ABORT_CAPACITY, HTM_ABORT_EXPLICIT,
+                         HTM_ABORT_OTHER, HTM_ABORT_KINDS };
 
 /* A closed-nesting checkpoint: what an inner __transaction_cancel restores. */
 struct tm_checkpoint {
@@ -75,7 +58,6 @@ struct tm_checkpoint {
     const struct tm_algo *algo;
     enum tm_state state;
     uint32_t cxa_catch_count, cxa_uncaught;
-    void *site;
     uintptr_t stack_top;
 };
 
@@ -102,69 +84,88 @@ struct tm_alloc_record {
     enum tm_alloc_kind kind;
 };
 
-struct tm_block_stats;
+struct tm_thread_stats;
+struct tm_cm_state;
 
 struct tm_tx {
     /* --- private, hot --- */
-    const struct tm_algo *algo;
+    const struct tm_algo *algo; /* the barriers' algorithm: tm_algo_irrevocable when inactive */
     enum tm_state state;
     enum { HOLD_NONE, HOLD_READ, HOLD_WRITE } serial_hold; /* serial lock side held */
     void *htm_site;      /* begin site of the hardware transaction (statistics; htm_abi.h) */
     unsigned depth;      /* software nesting depth; hardware transactions leave it 0 */
     uint32_t props;
     uint64_t htm_commits; /* hardware commits of this thread (statistics read it racily) */
-    uint64_t snapshot;   /* orec: time of the snapshot; norec: sequence lock value */
-    bool owns_locks;     /* orec: holds orecs; norec: holds the sequence lock */
-    uint64_t commit_time; /* set by a commit that needs quiescence, else 0 */
-    struct tm_log read_log;
-    void *last_read_orec;   /* orec: last read-log entry, to skip repeats */
-    uint64_t last_read_value;
-    struct tm_log lock_log; /* orec: orecs acquired, with their previous versions */
     struct tm_log undo_log;
+    /* CFA of the innermost transaction that can roll back: stack below it (frames of functions
+     * called inside that transaction) is dead after a rollback, so stores there bypass the
+     * algorithm (no orecs, no logs). */
+    uintptr_t stack_top;
+    uint64_t bytes_read, bytes_written; /* counted by the barriers while statistics are on */
     struct tm_log actions;
     struct tm_log allocs;
     struct tm_log checkpoints;
     struct tm_log exception_objects; /* {ptr, size} of exceptions allocated by this transaction */
     struct tm_jmpbuf jb; /* where the outermost transaction restarts */
-    /* CFA of the innermost transaction that can roll back: stack below it (frames of functions
-     * called inside that transaction) is dead after a rollback, so accesses there bypass the
-     * algorithm (no orecs, no logs). */
-    uintptr_t stack_top;
     uint64_t id, id_block_end;
     uint32_t restarts;   /* of the current outermost transaction */
-    enum tm_abort_reason last_abort;
-    bool go_serial;      /* next (re)start runs exclusively */
+    bool go_serial;      /* next (re)start runs exclusively (retry policy) */
     uint32_t outer_props; /* properties of the outermost transaction (restarts) */
     /* C++ exception state */
     uint32_t cxa_catch_count;
     uint32_t cxa_uncaught_saved;
     /* statistics of the current transaction */
     void *site;               /* return address of the outermost begin */
-    uint64_t bytes_read, bytes_written;
     uint64_t start_cycles;
     unsigned max_depth;
     /* contention management */
     uint32_t cm_waits;  /* waits for owners in the current attempt */
     uint64_t rng;
 
-    /* --- shared with other threads (own cache lines) --- */
-    _Alignas(TM_CACHELINE) _Atomic uint64_t published; /* snapshot time or TM_INACTIVE */
-    _Atomic int reader;       /* serial lock: 1 while a speculative transaction runs */
+    /* --- read by other threads: serial lock and privatization (privatization.c) --- */
+    _Alignas(TM_CACHELINE) _Atomic int reader; /* 1 while a speculative transaction runs */
+    /* The snapshot time of a running transaction whose algorithm makes commits wait for older
+     * snapshots (orec), else TM_INACTIVE. */
+    _Atomic uint64_t published;
+    /* What the algorithm's read fast path compares orec versions with (never more than its
+     * snapshot allows). A thread waiting for this transaction to move on (privatization.c)
+     * sets it to 0: the next barrier then validates and moves the snapshot forward (or
+     * restarts); see tm_move_requested. Only this thread raises it, by compare-and-swap. */
+    _Atomic uint64_t read_limit;
+    /* --- contention managers waiting for this transaction to end --- */
     _Alignas(TM_CACHELINE) _Atomic uint32_t end_seq; /* bumped when a transaction ends */
     _Atomic uint32_t end_waiters;
-    _Atomic uint64_t priority;   /* contention manager "priority" policy */
+    _Atomic uint64_t priority;
 
     /* --- registry --- */
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */
     _Atomic bool in_use;
     unsigned thread_index;
     struct tm_thread_stats *stats;
+
+    /* --- each algorithm's private state (algo.h) --- */
+    _Alignas(TM_CACHELINE) unsigned char algo_state[TM_ALGO_COUNT][TM_ALGO_STATE_SIZE];
 };
 
 #define TM_INACTIVE UINT64_MAX
 
-/* thread.c */
-extern __thread struct tm_tx *tm_current;
+/* The private state of algorithm `id` (a constant offset into the descriptor). */
+#define tm_algo_state(tx, id, type)                                                          \
+    ((type *)(void *)(tx)->algo_state[(id)])
+
+/* thread.c. The descriptor lives in the thread control block's word that glibc reserves for
+ * the TM runtime (%fs:0x50, where GCC's libitm keeps its own): one load, no GOT. */
+static inline struct tm_tx *tm_current_tx(void)
+{
+    struct tm_tx *tx;
+    __asm__ volatile("movq %%fs:0x50, %0" : "=r"(tx));
+    return tx;
+}
+static inline void tm_set_current_tx(struct tm_tx *tx)
+{
+    __asm__ volatile("movq %0, %%fs:0x50" : : "r"(tx) : "memory");
+}
+#define tm_current (tm_current_tx())
 struct tm_tx *tm_tx_create(void);
 static inline struct tm_tx *tm_self(void)
 {
@@ -183,13 +184,16 @@ void tm_serial_write_lock(struct tm_tx *tx);
 void tm_serial_write_unlock(struct tm_tx *tx);
 bool tm_serial_try_upgrade(struct tm_tx *tx); /* reader -> writer, false if another writer */
 bool tm_serial_writer_active(void);
-/* The lock word (0 free, else held by a writer) and the htm mode flag (htm.h), alone on a cache
- * line: every hardware transaction reads both (begin_x86_64.S: at offsets 0 and 4), so writes
- * to neighbours would abort them; both change rarely, and each change must abort them. */
+/* The lock word (0 free, else held by a writer), the htm mode flag (htm.h) and the algorithm
+ * that new software transactions use (mode.c), alone on a cache line: every hardware
+ * transaction reads the first two (begin_x86_64.S: offsets 0 and 4), so writes to neighbours
+ * would abort them; all change rarely, and the flag and the algorithm change only under the
+ * write side. */
 struct tm_serial_lock_line {
     _Alignas(TM_CACHELINE) _Atomic uint32_t word;
     _Atomic uint8_t htm_mode; /* 1: new transactions try the hardware */
-    char padding[TM_CACHELINE - sizeof(uint32_t) - 1];
+    _Atomic uint8_t algo;     /* enum tm_algo_id of new software transactions */
+    char padding[TM_CACHELINE - sizeof(uint32_t) - 2];
 };
 extern struct tm_serial_lock_line tm_serial_lock __attribute__((visibility("hidden")));
 void tm_serial_lock_after_fork(void);
@@ -198,11 +202,22 @@ void tm_serial_lock_after_fork(void);
 void tm_undo_record(struct tm_tx *tx, const void *addr, size_t len);
 void tm_undo_restore(struct tm_tx *tx, size_t from, const void *cfa);
 
-/* quiesce.c: privatization safety */
-void tm_quiesce(struct tm_tx *tx, uint64_t time);
+/* privatization.c: after committing, wait until every other transaction has moved past
+ * `time`; the algorithms' barriers answer such waits (tm_move_requested). */
+void tm_privatization_wait(struct tm_tx *tx, uint64_t time);
+static inline bool tm_move_requested(const struct tm_tx *tx)
+{
+    return atomic_load_explicit(&tx->read_limit, memory_order_relaxed) == 0;
+}
 
 /* wait.c: bounded spinning, then yielding or blocking */
 void tm_wait_pause(unsigned *round);
+/* Waiting for another thread to answer (privatization.c): spins while it is likely running. */
+struct tm_wait {
+    uint64_t spin_until;
+};
+struct tm_wait tm_wait_start(void);
+void tm_wait_for_thread(struct tm_wait *wait);
 void tm_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ns);
 void tm_futex_wake(_Atomic uint32_t *word);
 
@@ -235,13 +250,12 @@ void tm_eh_discard_exception(void *exception);
 
 /* config.c */
 struct tm_config {
-    const struct tm_algo *algo; /* speculative algorithm */
-    bool forced;                /* LIBTM_ALGO given: no adaptation */
-    bool serial_only;           /* LIBTM_ALGO=serial */
-    unsigned retries;           /* restarts before going serial */
-    int cm;                     /* contention manager (cm.h) */
+    const struct tm_algo *forced; /* LIBTM_ALGO: this algorithm only, no adaptation */
+    unsigned retries;             /* restarts before going serial */
+    int cm;                       /* contention manager (contention.h) */
     bool verbose;
-    bool htm;                   /* the CPU has RTM and LIBTM_HTM allows it (htm.c) */
+    bool rtm;                     /* the CPU has usable RTM */
+    bool htm;                     /* ... and LIBTM_HTM allows it (htm.c) */
     const char *stats_path;
 };
 extern struct tm_config tm_config;

@@ -1,6 +1,8 @@
 /* Every wait in libtm spins briefly and then yields or blocks: on 2 cores with 8 threads the
  * thread we wait for is often preempted, and spinning would only delay it (GCC's libitm loses
- * most of its throughput that way). */
+ * most of its throughput that way). Waits for another thread's answer spin longer while there
+ * are no more threads than processors: the other thread is then most likely running and
+ * answers within microseconds, and yielding would only add system calls. */
 #include "tx.h"
 
 #include <linux/futex.h>
@@ -9,11 +11,44 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Cycles to spin before yielding: while the other thread likely runs, and otherwise. */
+#define SPIN_CYCLES_RUNNING 200000
+#define SPIN_CYCLES_CROWDED 4000
+
+static unsigned processors;
+
+static unsigned processors_available(void)
+{
+    if (!processors) {
+        cpu_set_t set;
+        int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+        processors = n > 0 ? (unsigned)n : 1;
+    }
+    return processors;
+}
+
 void tm_wait_pause(unsigned *round)
 {
     unsigned r = (*round)++;
     if (r < 8) {
         for (unsigned i = 0; i < (4u << r); i++)
+            __builtin_ia32_pause();
+    } else {
+        sched_yield();
+    }
+}
+
+struct tm_wait tm_wait_start(void)
+{
+    bool crowded = tm_thread_count() > processors_available();
+    return (struct tm_wait){
+        .spin_until = tm_cycles() + (crowded ? SPIN_CYCLES_CROWDED : SPIN_CYCLES_RUNNING) };
+}
+
+void tm_wait_for_thread(struct tm_wait *wait)
+{
+    if (tm_cycles() < wait->spin_until) {
+        for (int i = 0; i < 8; i++)
             __builtin_ia32_pause();
     } else {
         sched_yield();
