@@ -75,12 +75,26 @@ const char *libtm_adaptive_mode(void)
 /* What the verbose line says about hardware transactions. */
 static const char *htm_note(void)
 {
-    if (tm_config.htm)
-        return "htm (Intel RTM) ";
     if (!tm_config.rtm)
-        return "no htm: the CPU has no usable RTM; ";
-    return tm_config.forced ? "no htm: LIBTM_ALGO forces software; "
-                            : "no htm: switched off by LIBTM_HTM=0; ";
+        return "none, the CPU has no usable RTM";
+    if (tm_config.forced)
+        return "not used, LIBTM_ALGO forces a software algorithm";
+    return tm_config.htm ? "Intel RTM in use" : "switched off by LIBTM_HTM=0";
+}
+
+/* LIBTM_VERBOSE: at exit, how many transactions ran and in which mode (the benchmark script
+ * reads this line). */
+static void say_summary(void)
+{
+    struct libtm_totals t;
+    libtm_get_totals(&t);
+    char shares[200];
+    tm_stats_mode_shares(shares, sizeof shares);
+    char line[320];
+    int n = snprintf(line, sizeof line, "libtm: %llu commits, %llu aborts; commits by mode: %s\n",
+                     (unsigned long long)t.commits, (unsigned long long)t.aborts, shares);
+    ssize_t ignored = write(STDERR_FILENO, line, (size_t)n);
+    (void)ignored;
 }
 
 void tm_config_init(void)
@@ -98,15 +112,16 @@ void tm_config_init(void)
     tm_config.verbose = v && *v && strcmp(v, "0") != 0;
     if (tm_config.verbose) {
         char line[320];
-        int n = snprintf(line, sizeof line, "libtm %s: %s%s%s, contention manager %s%s%s\n",
-                         LIBTM_VERSION, tm_config.forced ? "algorithm " : "adaptive: ",
-                         tm_config.forced ? tm_config.forced->name : htm_note(),
-                         tm_config.forced ? (tm_config.rtm ? " (no htm: LIBTM_ALGO forces "
-                                                             "software)" : "")
-                                          : "orec, norec or serial by measurement",
-                         tm_cm_names[tm_config.cm], tm_stats_enabled ? ", statistics to " : "",
+        int n = snprintf(line, sizeof line, "libtm %s: %s%s (htm: %s), contention manager %s%s%s\n",
+                         LIBTM_VERSION, tm_config.forced ? "algorithm " : "adaptive among ",
+                         tm_config.forced ? tm_config.forced->name
+                         : tm_config.htm  ? "htm, orec, norec and serial"
+                                          : "orec, norec and serial",
+                         htm_note(), tm_cm_names[tm_config.cm],
+                         tm_stats_enabled ? ", statistics to " : "",
                          tm_stats_enabled ? tm_config.stats_path : "");
         ssize_t ignored = write(STDERR_FILENO, line, (size_t)n);
         (void)ignored;
+        atexit(say_summary);
     }
 }

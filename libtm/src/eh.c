@@ -35,10 +35,20 @@ uint32_t tm_eh_uncaught_count(void)
     return c ? *c : 0;
 }
 
+/* The uncaught-exceptions count changes only through the _ITM_cxa_* entry points inside a
+ * transaction that can roll back, so it is saved at the first of them, not at every begin. */
+#define UNCAUGHT_NOT_SAVED UINT32_MAX
+
 void tm_eh_begin(struct tm_tx *tx)
 {
     tx->cxa_catch_count = 0;
-    tx->cxa_uncaught_saved = tm_eh_uncaught_count();
+    tx->cxa_uncaught_saved = UNCAUGHT_NOT_SAVED;
+}
+
+static void save_uncaught(struct tm_tx *tx)
+{
+    if (tx->cxa_uncaught_saved == UNCAUGHT_NOT_SAVED)
+        tx->cxa_uncaught_saved = tm_eh_uncaught_count();
 }
 
 void tm_eh_rollback(struct tm_tx *tx, const struct tm_checkpoint *cp)
@@ -47,9 +57,10 @@ void tm_eh_rollback(struct tm_tx *tx, const struct tm_checkpoint *cp)
     if (tx->cxa_catch_count > keep && __cxa_tm_cleanup)
         __cxa_tm_cleanup(NULL, NULL, tx->cxa_catch_count - keep);
     tx->cxa_catch_count = keep;
-    unsigned *c = uncaught_counter();
+    uint32_t saved = cp ? cp->cxa_uncaught : tx->cxa_uncaught_saved;
+    unsigned *c = saved != UNCAUGHT_NOT_SAVED ? uncaught_counter() : NULL;
     if (c)
-        *c = cp ? cp->cxa_uncaught : tx->cxa_uncaught_saved;
+        *c = saved;
 }
 
 void tm_eh_discard_exception(void *exception)
@@ -63,8 +74,10 @@ void *_ITM_cxa_allocate_exception(size_t size)
     tm_htm_need_software();
     if (!__cxa_allocate_exception)
         tm_fatal("_ITM_cxa_allocate_exception called but libstdc++ is not loaded");
-    void *e = __cxa_allocate_exception(size);
     struct tm_tx *tx = tm_current;
+    if (tx && tx->depth > 0)
+        save_uncaught(tx);
+    void *e = __cxa_allocate_exception(size);
     if (tx && tx->depth > 0) {
         tm_allocs_record(tx, e, size, ALLOC_EXCEPTION);
         struct { void *ptr; size_t size; } *range = tm_log_append(&tx->exception_objects, 16);
@@ -110,6 +123,7 @@ void _ITM_cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
     tm_htm_need_software();
     struct tm_tx *tx = tm_current;
     if (tx && tx->depth > 0) {
+        save_uncaught(tx);
         tm_allocs_forget(tx, obj); /* the C++ runtime owns it now */
         void *clone = dest ? destructor_clone((void *)dest) : NULL;
         if (clone)
@@ -122,8 +136,10 @@ void *_ITM_cxa_begin_catch(void *exc)
 {
     tm_htm_need_software();
     struct tm_tx *tx = tm_current;
-    if (tx && tx->depth > 0)
+    if (tx && tx->depth > 0) {
+        save_uncaught(tx);
         tx->cxa_catch_count++;
+    }
     return __cxa_begin_catch(exc);
 }
 
@@ -131,7 +147,10 @@ void _ITM_cxa_end_catch(void)
 {
     tm_htm_need_software();
     struct tm_tx *tx = tm_current;
-    if (tx && tx->depth > 0 && tx->cxa_catch_count > 0)
-        tx->cxa_catch_count--;
+    if (tx && tx->depth > 0) {
+        save_uncaught(tx);
+        if (tx->cxa_catch_count > 0)
+            tx->cxa_catch_count--;
+    }
     __cxa_end_catch();
 }

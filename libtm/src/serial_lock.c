@@ -5,8 +5,8 @@
  * The lock word is a futex mutex among writers (0 free, 1 held, 2 held and someone sleeps);
  * readers treat any non-zero value as "a writer is there". A writer that got the word waits
  * for the readers to drain by yielding; readers and writers that find the word taken spin
- * briefly, then sleep on it. In serial mode (one thread, or the adaptive policy chose it) a
- * transaction costs one compare-and-swap and one exchange. */
+ * briefly, then sleep on it. In serial mode a transaction costs one compare-and-swap and one
+ * exchange; a thread alone costs one exchange (tm_serial_lock_alone). */
 #include "tx.h"
 
 /* Alone on its cache line: every hardware transaction reads it, so a neighbour's writes would
@@ -14,21 +14,20 @@
 struct tm_serial_lock_line tm_serial_lock;
 #define lock_word tm_serial_lock.word
 
-#define SPIN_ROUNDS 10
-
 bool tm_serial_writer_active(void)
 {
     return atomic_load_explicit(&lock_word, memory_order_relaxed) != 0;
 }
 
-/* Sleeps until the lock word is 0 (it may be taken again by then). */
+/* Sleeps until the lock word is 0 (it may be taken again by then). Spins first while the
+ * writer is likely running (no more threads than processors): a serial transaction is short,
+ * and sleeping costs two system calls. */
 static void wait_free(void)
 {
-    unsigned round = 0;
-    while (round < SPIN_ROUNDS) {
+    struct tm_wait wait = tm_wait_start_short();
+    while (tm_wait_spinning(&wait)) {
         if (atomic_load_explicit(&lock_word, memory_order_acquire) == 0)
             return;
-        tm_wait_pause(&round);
     }
     uint32_t c = atomic_load_explicit(&lock_word, memory_order_relaxed);
     while (c != 0) {
@@ -81,6 +80,19 @@ void tm_serial_write_lock(struct tm_tx *tx)
         }
     }
     drain_readers(tx);
+}
+
+/* A thread that is the only registered one runs exclusive transactions on the read side: a
+ * new thread registers under the write side (thread.c), which waits for this flag. Returns
+ * false when another thread is registered or a writer is there. */
+bool tm_serial_lock_alone(struct tm_tx *tx)
+{
+    atomic_store_explicit(&tx->reader, 1, memory_order_seq_cst);
+    if (likely(atomic_load_explicit(&lock_word, memory_order_seq_cst) == 0 &&
+               tm_thread_count() == 1))
+        return true;
+    atomic_store_explicit(&tx->reader, 0, memory_order_release);
+    return false;
 }
 
 bool tm_serial_try_upgrade(struct tm_tx *tx)

@@ -98,6 +98,8 @@ static void add_thread(struct tm_thread_stats *to, const struct tm_thread_stats 
         to->aborts[r] += from->aborts[r];
     to->irrevocable += from->irrevocable;
     to->serial += from->serial;
+    for (int a = 0; a < TM_ALGO_COUNT; a++)
+        to->by_algo[a] += from->by_algo[a];
     to->htm_commits += from->htm_commits;
     for (int k = 0; k < HTM_ABORT_KINDS; k++)
         to->htm_aborts[k] += from->htm_aborts[k];
@@ -213,8 +215,8 @@ void libtm_totals_read(struct libtm_totals *out, size_t size)
 }
 
 /* LIBTM_1.0's entry point: the struct as it was published then (six fields). */
+__attribute__((symver("libtm_get_totals@LIBTM_1.0")))
 void tm_compat_get_totals_1_0(struct libtm_totals *t);
-__asm__(".symver tm_compat_get_totals_1_0, libtm_get_totals@LIBTM_1.0");
 void tm_compat_get_totals_1_0(struct libtm_totals *t)
 {
     libtm_totals_read(t, offsetof(struct libtm_totals, htm_commits));
@@ -297,6 +299,9 @@ int libtm_stats_write(const char *pattern)
     for (int k = 0; k < HTM_ABORT_KINDS; k++)
         fprintf(f, "%s\"%s\": %lu", k ? ", " : "", tm_htm_abort_names[k],
                 (unsigned long)all.htm_aborts[k]);
+    fprintf(f, "},\n  \"commits_by_mode\": {\"htm\": %lu", (unsigned long)all.htm_commits);
+    for (int a = 0; a < TM_ALGO_COUNT; a++)
+        fprintf(f, ", \"%s\": %lu", tm_algos[a]->name, (unsigned long)all.by_algo[a]);
     fprintf(f, "},\n  \"blocks\": [");
     bool first = true;
     for (size_t i = 0; i < all.capacity; i++) {
@@ -308,6 +313,18 @@ int libtm_stats_write(const char *pattern)
     fprintf(f, "\n  ]\n}\n");
     free(all.blocks);
     return fclose(f) == 0 ? 0 : -1;
+}
+
+void tm_stats_mode_shares(char *out, size_t size)
+{
+    struct tm_thread_stats all;
+    collect(&all);
+    double n = all.commits ? (double)all.commits : 1;
+    size_t used = (size_t)snprintf(out, size, "htm %.1f %%", 100.0 * (double)all.htm_commits / n);
+    for (int a = 0; a < TM_ALGO_COUNT && used < size; a++)
+        used += (size_t)snprintf(out + used, size - used, ", %s %.1f %%", tm_algos[a]->name,
+                                 100.0 * (double)all.by_algo[a] / n);
+    free(all.blocks);
 }
 
 static void write_at_exit(void)

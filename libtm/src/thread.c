@@ -139,7 +139,11 @@ struct tm_tx *tm_tx_create(void)
     tx->id_block_end = 0;
     tx->htm_site = NULL;
     tx->rng = (uint64_t)(uintptr_t)tx * 0x9E3779B97F4A7C15ull ^ tm_cycles();
+    /* Registered under the serial lock's write side: a thread that was alone may be running
+     * an exclusive transaction on the read side (tm_serial_lock_alone), which this waits for. */
+    tm_serial_write_lock(tx);
     unsigned count = atomic_fetch_add_explicit(&thread_count, 1, memory_order_relaxed) + 1;
+    tm_serial_write_unlock(tx);
     tm_set_current_tx(tx);
     pthread_setspecific(exit_key, tx);
     tm_event_thread_start(tx, count);

@@ -12,8 +12,12 @@
 
 static void enter_exclusive(struct tm_tx *tx, bool irrevocable)
 {
-    tm_serial_write_lock(tx);
-    tx->serial_hold = HOLD_WRITE;
+    if (tm_thread_count() == 1 && tm_serial_lock_alone(tx)) {
+        tx->serial_hold = HOLD_READ;
+    } else {
+        tm_serial_write_lock(tx);
+        tx->serial_hold = HOLD_WRITE;
+    }
     tx->state = irrevocable ? TX_IRREVOCABLE : TX_SERIAL;
     tx->algo = irrevocable ? &tm_algo_irrevocable : &tm_algo_serial;
 }

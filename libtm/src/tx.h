@@ -183,6 +183,7 @@ void tm_serial_read_unlock(struct tm_tx *tx);
 void tm_serial_write_lock(struct tm_tx *tx);
 void tm_serial_write_unlock(struct tm_tx *tx);
 bool tm_serial_try_upgrade(struct tm_tx *tx); /* reader -> writer, false if another writer */
+bool tm_serial_lock_alone(struct tm_tx *tx);  /* read side, exclusive while alone */
 bool tm_serial_writer_active(void);
 /* The lock word (0 free, else held by a writer), the htm mode flag (htm.h) and the algorithm
  * that new software transactions use (mode.c), alone on a cache line: every hardware
@@ -218,6 +219,9 @@ struct tm_wait {
 };
 struct tm_wait tm_wait_start(void);
 void tm_wait_for_thread(struct tm_wait *wait);
+/* A bounded spin for a lock: true while the caller should look again, false to sleep. */
+struct tm_wait tm_wait_start_short(void);
+bool tm_wait_spinning(struct tm_wait *wait);
 void tm_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ns);
 void tm_futex_wake(_Atomic uint32_t *word);
 

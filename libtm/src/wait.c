@@ -11,9 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Cycles to spin before yielding: while the other thread likely runs, and otherwise. */
+/* Cycles to spin before yielding: while the other thread likely runs, and otherwise; and
+ * before sleeping on a lock (0 when threads outnumber processors: the holder is then often
+ * preempted, and the lock's sleep queue orders the waiters as a mutex would). */
 #define SPIN_CYCLES_RUNNING 200000
 #define SPIN_CYCLES_CROWDED 4000
+#define SPIN_CYCLES_LOCK 20000
 
 static unsigned processors;
 
@@ -53,6 +56,19 @@ void tm_wait_for_thread(struct tm_wait *wait)
     } else {
         sched_yield();
     }
+}
+
+struct tm_wait tm_wait_start_short(void)
+{
+    bool crowded = tm_thread_count() > processors_available();
+    return (struct tm_wait){ .spin_until = crowded ? 0 : tm_cycles() + SPIN_CYCLES_LOCK };
+}
+
+bool tm_wait_spinning(struct tm_wait *wait)
+{
+    for (int i = 0; i < 8; i++)
+        __builtin_ia32_pause();
+    return tm_cycles() < wait->spin_until;
 }
 
 void tm_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ns)

@@ -52,19 +52,21 @@ grep -q "calling init: $libtm_so" "$err" ||
     fail "LD_DEBUG=libs does not show '$libtm_so' being initialised:" \
          "$(grep 'libitm' "$err" | head -5)"
 
-# LIBTM_VERBOSE=1: one line naming the runtime, its version and the algorithm.
+# LIBTM_VERBOSE=1: one line at start naming the runtime, its version, the algorithm and why
+# hardware transactions are (not) used; one line at exit with the commits by mode.
 verbose_check() {
-    local algo=$1 expected=$2
+    local algo=$1 expected=$2 htm_env=${3:-} htm_expected=${4:-}
     if [ -n "$algo" ]; then
-        LIBTM_ALGO=$algo LIBTM_VERBOSE=1 LD_LIBRARY_PATH="$libtm_dir" "$program" >/dev/null 2>"$err"
+        env -u LIBTM_HTM $htm_env LIBTM_ALGO=$algo LIBTM_VERBOSE=1 LD_LIBRARY_PATH="$libtm_dir" "$program" >/dev/null 2>"$err"
     else
-        env -u LIBTM_ALGO LIBTM_VERBOSE=1 LD_LIBRARY_PATH="$libtm_dir" "$program" >/dev/null 2>"$err"
+        env -u LIBTM_ALGO -u LIBTM_HTM $htm_env LIBTM_VERBOSE=1 LD_LIBRARY_PATH="$libtm_dir" "$program" >/dev/null 2>"$err"
     fi
-    local lines line
+    local lines line last
     lines=$(wc -l <"$err")
     line=$(head -n 1 "$err")
-    if [ "$lines" -ne 1 ]; then
-        fail "LIBTM_VERBOSE=1${algo:+ LIBTM_ALGO=$algo}: $lines stderr lines, expected exactly one:"
+    last=$(tail -n 1 "$err")
+    if [ "$lines" -ne 2 ]; then
+        fail "LIBTM_VERBOSE=1${algo:+ LIBTM_ALGO=$algo}: $lines stderr lines, expected two:"
         sed 's/^/    /' "$err"
         return
     fi
@@ -72,9 +74,18 @@ verbose_check() {
     [[ $line =~ [0-9]+\.[0-9]+ ]] || fail "LIBTM_VERBOSE=1 line names no version (N.N): $line"
     [[ $line == *"$expected"* ]] ||
         fail "LIBTM_VERBOSE=1${algo:+ LIBTM_ALGO=$algo} line does not name the algorithm '$expected': $line"
-    echo "LIBTM_VERBOSE=1${algo:+ LIBTM_ALGO=$algo}: $line"
+    [ -z "$htm_expected" ] || [[ $line == *"$htm_expected"* ]] ||
+        fail "LIBTM_VERBOSE=1 $htm_env: the line does not say '$htm_expected': $line"
+    [[ $last =~ ^libtm:\ [0-9]+\ commits.*commits\ by\ mode:.*serial ]] ||
+        fail "LIBTM_VERBOSE=1: no exit line with the commits by mode: $last"
+    echo "LIBTM_VERBOSE=1${algo:+ LIBTM_ALGO=$algo} $htm_env: $line / $last"
 }
-verbose_check "" orec
+if grep -qw rtm /proc/cpuinfo; then
+    verbose_check "" adaptive "" "Intel RTM in use"
+    verbose_check "" adaptive LIBTM_HTM=0 "switched off by LIBTM_HTM=0"
+else
+    verbose_check "" adaptive "" "the CPU has no usable RTM"
+fi
 for algo in ${LIBTM_ALGOS:-orec norec serial}; do
     verbose_check "$algo" "$algo"
 done
