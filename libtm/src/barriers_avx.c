@@ -1,4 +1,4 @@
-/* The 256-bit barriers travel in %ymm registers only when compiled for AVX (docs/itm-abi.md
+/* The 256-bit barriers travel in %ymm registers only when compiled for AVX (libtm/ABI.md
  * §3), so this file alone is built with AVX enabled; they run only in programs that use AVX. */
 #pragma GCC target("avx")
 #include "barriers.h"

@@ -1,6 +1,6 @@
 /* _ITM_beginTransaction and the restart jump: the only assembly in libtm.
  *
- * begin saves what a restart must restore (docs/itm-abi.md §5): the caller's stack pointer after
+ * begin saves what a restart must restore (libtm/ABI.md §5): the caller's stack pointer after
  * return (the CFA), the callee-saved registers and the return address, into a struct tm_jmpbuf
  * on its own stack, and calls tm_begin(properties, &jmpbuf), which copies the buffer into the
  * thread's descriptor. Restarting reloads the registers, sets %rsp to the CFA and jumps to the

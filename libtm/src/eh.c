@@ -1,4 +1,4 @@
-/* C++ exceptions in transactions (GCC >= 6 scheme, docs/itm-abi.md §14). An exception object
+/* C++ exceptions in transactions (GCC >= 6 scheme, libtm/ABI.md §14). An exception object
  * allocated in a transaction is freed if the transaction rolls back before throwing it;
  * handlers entered in the transaction are ended on rollback; the count of uncaught exceptions
  * is restored. libsupc++ is referenced weakly. */

@@ -1,4 +1,4 @@
-/* The constants of the _ITM_* ABI as GCC's -fgnu-tm code uses them (docs/itm-abi.md §4, §6). */
+/* The constants of the _ITM_* ABI as GCC's -fgnu-tm code uses them (ABI.md §4, §6). */
 #ifndef LIBTM_ITM_ABI_H
 #define LIBTM_ITM_ABI_H
 

@@ -1,5 +1,5 @@
 /* Beginning, committing, cancelling and restarting transactions; nesting; irrevocability.
- * docs/itm-abi.md §4-§7 is the contract. */
+ * libtm/ABI.md §4-§7 is the contract. */
 #include "tx.h"
 #include "events.h"
 #include "fatal.h"

@@ -135,7 +135,6 @@ struct tm_tx {
     /* --- contention managers waiting for this transaction to end --- */
     _Alignas(TM_CACHELINE) _Atomic uint32_t end_seq; /* bumped when a transaction ends */
     _Atomic uint32_t end_waiters;
-    _Atomic uint64_t priority;
 
     /* --- registry --- */
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */

@@ -51,7 +51,7 @@ static bool inside_exception_object(const struct tm_tx *tx, const void *addr)
     return false;
 }
 
-/* Restores entries newer than `from`. The stack rule (docs/itm-abi.md §11): bytes between this
+/* Restores entries newer than `from`. The stack rule (libtm/ABI.md §11): bytes between this
  * function's frame (minus a margin) and the CFA of the begin we return to belong to frames that
  * are dead after the jump and overlap the stack we are running on, so they are not restored. */
 void tm_undo_restore(struct tm_tx *tx, size_t from, const void *cfa)

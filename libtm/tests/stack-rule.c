@@ -1,4 +1,4 @@
-/* The stack rule of the undo log (itm-abi.md section 11): stores that a transaction made into
+/* The stack rule of the undo log (libtm/ABI.md §11): stores that a transaction made into
  * the frames of functions it called are not restored at rollback, because those frames are
  * dead and the rollback itself runs on that stack; stores into the frame of the function that
  * holds the transaction (and older frames) are restored. A runtime that restores the dead

@@ -1,4 +1,4 @@
-/* The parts of the _ITM_* ABI that the tests call directly (docs/itm-abi.md §7, §9, §10, §13).
+/* The parts of the _ITM_* ABI that the tests call directly (libtm/ABI.md §7, §9, §10, §13).
  * Declared here, not taken from libtm.h, so that the same programs run on GCC's libitm. */
 #ifndef TMTEST_ITM_DECLS_H
 #define TMTEST_ITM_DECLS_H
