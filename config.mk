@@ -20,6 +20,10 @@ LIBTM_DIR     := $(TOP)/libtm/lib
 LIBTM_INCLUDE := $(TOP)/libtm/include
 LIBTM_LDFLAGS := -L$(LIBTM_DIR) -Wl,-rpath,$(LIBTM_DIR)
 GCC_LIBITM_DIR := /usr/lib/x86_64-linux-gnu
+# libtm's algorithms (LIBTM_ALGO values), read from its registry: all, and the speculative ones.
+LIBTM_ALGO_REGISTRY := $(TOP)/libtm/src/algorithms.def
+LIBTM_ALGOS := $(shell sed -n 's/^TM_ALGORITHM.\([a-z0-9_]*\),.*/\1/p' $(LIBTM_ALGO_REGISTRY))
+LIBTM_SPECULATIVE_ALGOS := $(shell sed -n 's/^TM_ALGORITHM.\([a-z0-9_]*\), *1\b.*/\1/p' $(LIBTM_ALGO_REGISTRY))
 
 # Test harness: $(TEST_CASE) NAME -- COMMAND...   (exit 77 = skipped, with a reason on stdout)
 TEST_CASE    := $(TOP)/scripts/test-case

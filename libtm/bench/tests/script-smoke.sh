@@ -14,10 +14,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 csv="$out/libtm-bench.csv"
 [ -s "$csv" ] || fail "$csv was not written"
-head -n 1 "$csv" | grep -qx 'structure,update,size,threads,runtime,ops_per_s,ops_per_cpu_s,runs,failures,vs_libitm,vs_best_libitm_mutex,time_vs_seq,cpu_share,aborts_per_commit' \
+head -n 1 "$csv" | grep -qx 'structure,update,size,threads,runtime,ops_per_s,ops_per_cpu_s,runs,failures,vs_libitm,vs_best_libitm_mutex,time_vs_seq,cpu_share,aborts_per_commit,libtm_mode' \
   || fail "unexpected CSV header: $(head -n 1 "$csv")"
 runtimes="libitm libitm-mlwt mutex"
-[ -e "$top/libtm/lib/libitm.so.1" ] && runtimes="libtm libtm-orec libtm-norec $runtimes"
+algorithms=$(sed -n 's/^TM_ALGORITHM(\([a-z0-9_]*\), *1).*/libtm-\1/p' "$top/libtm/src/algorithms.def")
+[ -e "$top/libtm/lib/libitm.so.1" ] && runtimes="libtm $(echo $algorithms) $runtimes"
 for structure in list bank travel; do
   for threads in 1 2; do
     want=$runtimes; [ "$threads" -eq 1 ] && want="$want seq"
@@ -28,6 +29,10 @@ for structure in list bank travel; do
       [ -n "$ops" ] && [ -n "$cpu_rate" ] && [ "$runs" = 2 ] && [ "$failures" = 0 ] || fail "bad row: $row"
       case $structure in list) want_size=256 ;; bank) want_size=1024 ;; travel) want_size=16384 ;; esac
       [ "$size" = "$want_size" ] || fail "wrong size in: $row"
+      if [ "$runtime" = libtm ]; then
+        mode=${row##*,}
+        [[ $mode =~ ^(htm|orec|norec|serial):[0-9]+ ]] || fail "no adaptive mode in: $row"
+      fi
     done
   done
 done
@@ -37,4 +42,10 @@ grep -q '^list ' "$out/libtm-bench.txt" || fail "the table misses the list rows"
 if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
   [ -s "$out/libtm-bench.png" ] || fail "no plot although matplotlib is installed"
 fi
+# Quick runs never write over the tracked results.
+before=$(stat -c %Y "$top/results/libtm-bench.csv" 2>/dev/null)
+"$top/scripts/libtm-bench" --small --structures hashset --threads 1 --duration 0.05 --no-plot \
+  >/dev/null 2>&1 || fail "libtm-bench --small exited $?"
+[ -s "$top/build/libtm-bench-small/libtm-bench.csv" ] || fail "--small did not write build/libtm-bench-small/"
+[ "$(stat -c %Y "$top/results/libtm-bench.csv" 2>/dev/null)" = "$before" ] || fail "--small touched results/"
 echo "libtm-bench script: ok"
