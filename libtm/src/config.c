@@ -43,9 +43,14 @@ int libtm_set_contention_manager(const char *name)
 static void read_cm(void)
 {
     const char *s = getenv("LIBTM_CM");
-    if (s && *s && libtm_set_contention_manager(s) != 0)
-        tm_warn("LIBTM_CM=%s is unknown; use backoff, immediate, spin, block, yield or priority "
-                "(keeping backoff)", s);
+    if (s && *s && libtm_set_contention_manager(s) != 0) {
+        char names[256];
+        size_t n = 0;
+        for (int i = 0; i < CM_POLICY_COUNT; i++)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", tm_cm_names[i]);
+        tm_warn("LIBTM_CM=%s is unknown; use one of %s (keeping %s)", s, names,
+                tm_cm_names[tm_config.cm]);
+    }
 }
 
 static void read_retries(void)

@@ -1,6 +1,7 @@
 /* Contention managers (LIBTM_CM): what a transaction does when it finds a location owned by
- * another transaction, and before it restarts. Every wait is bounded and ends in yielding or
- * blocking, never in unbounded spinning. Called through events.c only. */
+ * another transaction, before it restarts, and when it ends. Every wait is bounded or ends
+ * when the transaction waited for ends; none spins without limit. Called through events.c
+ * only. */
 #ifndef LIBTM_CONTENTION_H
 #define LIBTM_CONTENTION_H
 
@@ -13,6 +14,9 @@ enum tm_cm_policy {
     CM_BLOCK,     /* wait for the owner's transaction to end on a futex (bounded) */
     CM_YIELD,     /* abort and yield the processor before retrying */
     CM_PRIORITY,  /* abort and lower the thread's scheduling priority until it commits */
+    CM_HANDOFF,   /* abort and sleep until the owner's transaction ends (it wakes the loser) */
+    CM_SOFTPRIO,  /* abort; the loser's priority is lowered while the winner's transaction runs */
+    CM_SLICE,     /* backoff, and yield after a commit once the thread ran a time slice */
     CM_POLICY_COUNT
 };
 
@@ -22,13 +26,9 @@ extern const char *const tm_cm_names[CM_POLICY_COUNT];
 bool tm_cm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason);
 /* Between rollback and re-execution. */
 void tm_cm_before_restart(struct tm_tx *tx);
-void tm_cm_restore_priority(struct tm_tx *tx);
-
-/* After the outermost commit. */
-static inline void tm_cm_after_commit(struct tm_tx *tx)
-{
-    if (unlikely(tm_config.cm == CM_PRIORITY))
-        tm_cm_restore_priority(tx);
-}
+/* The outermost transaction ended (committed or rolled back): wake who waits for it. */
+void tm_cm_transaction_end(struct tm_tx *tx, bool committed);
+void tm_cm_thread_start(struct tm_tx *tx);
+void tm_cm_thread_exit(struct tm_tx *tx);
 
 #endif

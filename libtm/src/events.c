@@ -7,18 +7,19 @@
 void tm_event_thread_start(struct tm_tx *tx, unsigned threads)
 {
     tm_stats_thread_start(tx);
+    tm_cm_thread_start(tx);
     tm_adapt_threads_changed(tx, threads);
 }
 
 void tm_event_thread_exit(struct tm_tx *tx, unsigned threads)
 {
     tm_stats_thread_exit(tx);
+    tm_cm_thread_exit(tx);
     tm_adapt_threads_changed(NULL, threads);
 }
 
 void tm_event_begin(struct tm_tx *tx)
 {
-    tx->cm_waits = 0;
     if (unlikely(tm_stats_enabled))
         tm_stats_begin(tx);
 }
@@ -26,8 +27,8 @@ void tm_event_begin(struct tm_tx *tx)
 void tm_event_commit(struct tm_tx *tx)
 {
     tm_stats_commit(tx);
+    tm_cm_transaction_end(tx, true);
     tm_adapt_commit(tx);
-    tm_cm_after_commit(tx);
 }
 
 /* The retry policy: a transaction that failed to become irrevocable, or restarted too often,
@@ -36,6 +37,7 @@ void tm_event_commit(struct tm_tx *tx)
 void tm_event_abort(struct tm_tx *tx, enum tm_abort_reason reason)
 {
     tm_stats_abort(tx, reason);
+    tm_cm_transaction_end(tx, false);
     if (reason == ABORT_USER)
         return;
     tm_adapt_abort(tx);
@@ -60,8 +62,8 @@ void tm_event_htm_commits(struct tm_tx *tx, unsigned commits)
     if (tm_stats_enabled && tx->htm_site)
         tm_stats_block_htm_commit(tx);
     if (commits) {
+        tm_cm_transaction_end(tx, true);
         tm_adapt_htm_commits(tx, commits);
-        tm_cm_after_commit(tx);
     }
 }
 

@@ -138,7 +138,6 @@ struct tm_tx *tm_tx_create(void)
     tx->id = 0;
     tx->id_block_end = 0;
     tx->htm_site = NULL;
-    tx->rng = (uint64_t)(uintptr_t)tx * 0x9E3779B97F4A7C15ull ^ tm_cycles();
     /* Registered under the serial lock's write side: a thread that was alone may be running
      * an exclusive transaction on the read side (tm_serial_lock_alone), which this waits for. */
     tm_serial_write_lock(tx);

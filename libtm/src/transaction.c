@@ -60,16 +60,6 @@ static void release_serial_lock(struct tm_tx *tx)
     tx->serial_hold = HOLD_NONE;
 }
 
-/* Tells contention managers waiting for this transaction that it ended. Only this thread
- * writes end_seq, so a plain store suffices. */
-static void signal_end(struct tm_tx *tx)
-{
-    uint32_t seq = atomic_load_explicit(&tx->end_seq, memory_order_relaxed);
-    atomic_store_explicit(&tx->end_seq, seq + 1, memory_order_release);
-    if (unlikely(atomic_load_explicit(&tx->end_waiters, memory_order_relaxed)))
-        tm_futex_wake(&tx->end_seq);
-}
-
 /* ---- nesting -------------------------------------------------------------------------- */
 
 static struct tm_checkpoint *top_checkpoint(struct tm_tx *tx)
@@ -180,7 +170,6 @@ static void rollback_all(struct tm_tx *tx)
     tm_eh_rollback(tx, NULL);
     tx->checkpoints.len = 0;
     tx->exception_objects.len = 0;
-    signal_end(tx);
 }
 
 void tm_restart(struct tm_tx *tx, enum tm_abort_reason reason)
@@ -266,7 +255,6 @@ static bool commit_outermost(struct tm_tx *tx)
     tx->state = TX_INACTIVE;
     tx->algo = &tm_algo_irrevocable; /* barriers outside transactions touch memory directly */
     tx->stack_top = 0;
-    signal_end(tx);
     if (privatization_time)
         tm_privatization_wait(tx, privatization_time);
     after_commit(tx);

@@ -85,7 +85,18 @@ struct tm_alloc_record {
 };
 
 struct tm_thread_stats;
-struct tm_cm_state;
+
+/* The per-thread state of the contention managers (contention.c). */
+struct tm_cm_state {
+    struct tm_tx *owner;   /* handoff: the winner of the last conflict */
+    uint32_t owner_seq;    /* ... and its end count when the conflict happened */
+    uint32_t waits;        /* spin/block: waits for owners in the current attempt */
+    uint64_t rng;
+    int64_t slice_start;   /* slice: monotonic ns at the thread's last yield */
+    int tid;               /* priority, softprio: the thread's kernel id ... */
+    int nice;              /* ... and its nice value before it was lowered */
+    bool lowered;          /* priority, softprio: the nice value is raised now */
+};
 
 struct tm_tx {
     /* --- private, hot --- */
@@ -118,9 +129,7 @@ struct tm_tx {
     void *site;               /* return address of the outermost begin */
     uint64_t start_cycles;
     unsigned max_depth;
-    /* contention management */
-    uint32_t cm_waits;  /* waits for owners in the current attempt */
-    uint64_t rng;
+    struct tm_cm_state cm; /* contention manager (contention.h) */
 
     /* --- read by other threads: serial lock and privatization (privatization.c) --- */
     _Alignas(TM_CACHELINE) _Atomic int reader; /* 1 while a speculative transaction runs */
@@ -135,6 +144,8 @@ struct tm_tx {
     /* --- contention managers waiting for this transaction to end --- */
     _Alignas(TM_CACHELINE) _Atomic uint32_t end_seq; /* bumped when a transaction ends */
     _Atomic uint32_t end_waiters;
+    _Atomic uint64_t losers;     /* softprio: threads (index % 64) that lost to this one */
+    _Atomic uint64_t lowered_by; /* softprio: threads (index % 64) this one lost to */
 
     /* --- registry --- */
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */
