@@ -89,11 +89,6 @@ static bool reads_valid(struct tm_tx *tx, const struct orec_tx *s)
     return true;
 }
 
-static void publish(struct tm_tx *tx, uint64_t time)
-{
-    atomic_store_explicit(&tx->published, time, memory_order_release);
-}
-
 /* Raises the read fast path's limit to the snapshot, unless a waiting thread just set it to
  * 0 (then the next read moves the snapshot). */
 static void raise_limit(struct tm_tx *tx, uint64_t seen, uint64_t snapshot)
@@ -111,7 +106,7 @@ static void extend_or_restart(struct tm_tx *tx)
     if (!reads_valid(tx, s))
         tm_restart(tx, ABORT_VALIDATE);
     s->snapshot = now;
-    publish(tx, now);
+    tm_publish(tx, now);
     raise_limit(tx, seen, now);
 }
 
@@ -125,7 +120,7 @@ static void orec_begin(struct tm_tx *tx)
     atomic_store_explicit(&tx->published, now, memory_order_seq_cst);
     s->snapshot = atomic_load_explicit(&global_clock.now, memory_order_acquire);
     if (s->snapshot != now)
-        publish(tx, s->snapshot);
+        tm_publish(tx, s->snapshot);
     s->newest_read = 0;
     s->last_read = NULL;
     /* The read fast path's limit stays below what the previous snapshot allowed; reads of
@@ -195,7 +190,7 @@ static void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_
             raise_limit(tx, limit, s->snapshot);
         copy_small(dst, src, n);
         atomic_thread_fence(memory_order_acquire);
-        if (likely(atomic_load_explicit(o, memory_order_relaxed) == v)) {
+        if (likely(atomic_load_explicit(o, memory_order_relaxed) == v && !tm_move_requested(tx))) {
             log_read(s, o, v);
             return;
         }
@@ -246,7 +241,10 @@ static inline uint64_t orec_load(struct tm_tx *tx, const void *addr, size_t len)
         if (likely(v <= atomic_load_explicit(&tx->read_limit, memory_order_relaxed))) {
             uint64_t value = load_sized(addr, len);
             atomic_thread_fence(memory_order_acquire);
-            if (likely(atomic_load_explicit(o, memory_order_relaxed) == v)) {
+            /* A privatizing commit that lowered the limit meanwhile may have changed the data
+             * with plain stores, which the orec does not show (privatization.c). */
+            if (likely(atomic_load_explicit(o, memory_order_relaxed) == v &&
+                       !tm_move_requested(tx))) {
                 log_read(state(tx), o, v);
                 return value;
             }
@@ -273,13 +271,18 @@ static void __attribute__((noinline)) acquire_slow(struct tm_tx *tx, orec_t *o)
             extend_or_restart(tx);
             continue;
         }
-        if (atomic_compare_exchange_weak_explicit(o, &v, mine, memory_order_acquire,
+        tm_mark_dirty(tx);
+        if (atomic_compare_exchange_weak_explicit(o, &v, mine, memory_order_seq_cst,
                                                   memory_order_relaxed)) {
             /* Later stores to the data must not become visible before the lock. */
             atomic_thread_fence(memory_order_release);
             struct lock_entry *e = TM_LOG_PUSH(&s->locks, struct lock_entry);
             e->orec = o;
             e->previous = v;
+            /* A privatizing committer that did not see the dirty flag has lowered the limit
+             * before looking: validate before writing (privatization.c). */
+            if (unlikely(tm_move_requested(tx)))
+                extend_or_restart(tx);
             return;
         }
     }
@@ -336,7 +339,7 @@ static void release_all(struct orec_tx *s, uint64_t version)
 static void end(struct tm_tx *tx, struct orec_tx *s)
 {
     s->read_next = s->read_base;
-    publish(tx, TM_INACTIVE);
+    tm_publish_end(tx);
 }
 
 static bool orec_commit(struct tm_tx *tx, uint64_t *privatization_time)

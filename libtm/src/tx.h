@@ -141,6 +141,9 @@ struct tm_tx {
      * sets it to 0: the next barrier then validates and moves the snapshot forward (or
      * restarts); see tm_move_requested. Only this thread raises it, by compare-and-swap. */
     _Atomic uint64_t read_limit;
+    _Atomic uint32_t dirty;        /* holds locks over data written in place */
+    _Atomic uint32_t moved;        /* bumped on publishing while someone sleeps on it */
+    _Atomic uint32_t move_waiters; /* threads sleeping until this one publishes */
     /* --- contention managers waiting for this transaction to end --- */
     _Alignas(TM_CACHELINE) _Atomic uint32_t end_seq; /* bumped when a transaction ends */
     _Atomic uint32_t end_waiters;
@@ -213,23 +216,44 @@ void tm_serial_lock_after_fork(void);
 void tm_undo_record(struct tm_tx *tx, const void *addr, size_t len);
 void tm_undo_restore(struct tm_tx *tx, size_t from, const void *cfa);
 
-/* privatization.c: after committing, wait until every other transaction has moved past
- * `time`; the algorithms' barriers answer such waits (tm_move_requested). */
+/* privatization.c: after committing, make every older transaction validate before it reads
+ * again, and wait for the older ones that hold data written in place (see there). The
+ * algorithms publish their snapshots with these and answer requests (tm_move_requested). */
 void tm_privatization_wait(struct tm_tx *tx, uint64_t time);
+void tm_privatization_wake(struct tm_tx *tx);
 static inline bool tm_move_requested(const struct tm_tx *tx)
 {
     return atomic_load_explicit(&tx->read_limit, memory_order_relaxed) == 0;
 }
+static inline void tm_publish(struct tm_tx *tx, uint64_t time)
+{
+    atomic_store_explicit(&tx->published, time, memory_order_release);
+    if (unlikely(atomic_load_explicit(&tx->move_waiters, memory_order_relaxed)))
+        tm_privatization_wake(tx);
+}
+static inline void tm_publish_end(struct tm_tx *tx)
+{
+    atomic_store_explicit(&tx->dirty, 0, memory_order_relaxed);
+    tm_publish(tx, TM_INACTIVE);
+}
+/* Before the first lock: a committer that then misses the flag has made its request visible
+ * first (the lock's compare-and-swap orders this store before the caller's next look at the
+ * read limit). */
+static inline void tm_mark_dirty(struct tm_tx *tx)
+{
+    if (!atomic_load_explicit(&tx->dirty, memory_order_relaxed))
+        atomic_store_explicit(&tx->dirty, 1, memory_order_relaxed);
+}
 
 /* wait.c: bounded spinning, then yielding or blocking */
 void tm_wait_pause(unsigned *round);
-/* Waiting for another thread to answer (privatization.c): spins while it is likely running. */
+/* A bounded spin before sleeping: tm_wait_spinning is true while the caller should look
+ * again, false when it should sleep. For another thread's answer (privatization.c) the spin is
+ * long while that thread is likely running; for a lock, short. */
 struct tm_wait {
     uint64_t spin_until;
 };
 struct tm_wait tm_wait_start(void);
-void tm_wait_for_thread(struct tm_wait *wait);
-/* A bounded spin for a lock: true while the caller should look again, false to sleep. */
 struct tm_wait tm_wait_start_short(void);
 bool tm_wait_spinning(struct tm_wait *wait);
 void tm_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ns);

@@ -48,16 +48,6 @@ struct tm_wait tm_wait_start(void)
         .spin_until = tm_cycles() + (crowded ? SPIN_CYCLES_CROWDED : SPIN_CYCLES_RUNNING) };
 }
 
-void tm_wait_for_thread(struct tm_wait *wait)
-{
-    if (tm_cycles() < wait->spin_until) {
-        for (int i = 0; i < 8; i++)
-            __builtin_ia32_pause();
-    } else {
-        sched_yield();
-    }
-}
-
 struct tm_wait tm_wait_start_short(void)
 {
     bool crowded = tm_thread_count() > processors_available();

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Plots of scripts/libtm-cm-bench: one PNG per workload, commits per second and aborts per
+commit against threads, a line per contention manager, the adaptive default and a mutex."""
+import csv
+import os
+import sys
+
+
+def usage():
+    print("usage: plot-libtm-cm-bench.py CSV OUTPUT_DIR\n"
+          "Writes OUTPUT_DIR/libtm-cm-bench-WORKLOAD.png for every workload of the CSV\n"
+          "written by scripts/libtm-cm-bench.")
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        usage()
+        return 0
+    if len(argv) != 3:
+        usage()
+        return 2
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = list(csv.DictReader(open(argv[1])))
+    if not rows:
+        print("plot-libtm-cm-bench: %s has no rows" % argv[1], file=sys.stderr)
+        return 1
+    workloads = list(dict.fromkeys(r["workload"] for r in rows))
+    runtimes = list(dict.fromkeys(r["runtime"] for r in rows))
+    for w in workloads:
+        fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 8), sharex=True)
+        for rt in runtimes:
+            pts = sorted((int(r["threads"]), r) for r in rows if r["workload"] == w and r["runtime"] == rt)
+            xs = [t for t, r in pts if r["commits_per_s"]]
+            ys = [float(r["commits_per_s"]) / 1e6 for t, r in pts if r["commits_per_s"]]
+            style = dict(marker="o", linewidth=1.4)
+            if rt in ("adaptive", "mutex"):
+                style.update(linestyle="--", linewidth=2.2, color="black" if rt == "mutex" else "tab:gray")
+            label = rt.replace("cm-", "")
+            if xs:
+                top.plot(xs, ys, label=label, **style)
+            ax = [t for t, r in pts if r["aborts_per_commit"]]
+            ay = [max(float(r["aborts_per_commit"]), 1e-4) for t, r in pts if r["aborts_per_commit"]]
+            if ax and rt != "mutex":
+                bottom.plot(ax, ay, label=label, **style)
+        top.set_xscale("log", base=2)
+        top.set_ylabel("million commits per second")
+        top.set_title("%s: contention managers, threads on %d cores (LIBTM_ALGO forced)" %
+                      (w, os.cpu_count() or 2))
+        top.legend(fontsize=8, ncol=3)
+        top.grid(True, alpha=0.3)
+        bottom.set_yscale("log")
+        bottom.set_xlabel("threads")
+        bottom.set_ylabel("aborts per commit")
+        bottom.grid(True, alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(argv[2], "libtm-cm-bench-%s.png" % w), dpi=100)
+        plt.close(fig)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
