@@ -6,10 +6,10 @@
  * longer epoch, which doubles (up to MAX_HOLD_NS) while the same candidate keeps winning, so
  * that the cost of probing the slower ones shrinks in a steady workload. A candidate that lost
  * by more than half twice in a row is probed only every fourth round. Hardware transactions
- * have a shortcut: while at least HTM_HEALTHY of the commits of an epoch happen in hardware,
- * they hold without probing the others (nothing runs faster than uninstrumented code that
- * rarely aborts). A hold also ends early when its rate falls below half of what its probe
- * measured (the workload changed). LIBTM_ALGO switches all this off.
+ * are a candidate like the others: they win where they commit in hardware, and lose where
+ * capacity aborts, interrupts of preempted threads or fallbacks make them slow. A hold also
+ * ends early when its rate falls below half of what its probe measured (the workload
+ * changed). LIBTM_ALGO switches all this off.
  * Commits are counted per thread and added to the global count in batches, so the hot path
  * costs one increment. */
 #include "adapt.h"
@@ -21,7 +21,6 @@
 #define MIN_HOLD_NS (100 * 1000 * 1000LL)
 #define MAX_HOLD_NS (1600 * 1000 * 1000LL)
 #define MAX_EPOCH_NS (400 * 1000 * 1000LL)
-#define HTM_HEALTHY 0.75 /* share of commits in hardware that keeps htm without probing */
 #define RARE_PROBE 4     /* a candidate that keeps losing is probed every RARE_PROBE rounds */
 /* Threads report commits in batches (hardware ones in batches of TM_HTM_COUNT_BATCH), so an
  * epoch that saw fewer commits than this is extended (up to MAX_EPOCH_NS) before it counts. */
@@ -37,7 +36,7 @@ struct candidate {
 };
 
 static struct {
-    _Alignas(TM_CACHELINE) _Atomic uint64_t commits, htm_commits;
+    _Alignas(TM_CACHELINE) _Atomic uint64_t commits;
     _Atomic int64_t epoch_end;     /* monotonic ns; the thread that claims it moves on */
     _Alignas(TM_CACHELINE) int candidates;
     struct candidate candidate[MAX_CANDIDATES];
@@ -48,7 +47,7 @@ static struct {
     unsigned round;
     int64_t hold_ns;
     double hold_floor;             /* a hold ends early below this rate */
-    uint64_t epoch_start_commits, epoch_start_htm_commits;
+    uint64_t epoch_start_commits;
     int64_t epoch_start_ns;
 } tuner = { .probing = -1, .best = -1, .hold_ns = MIN_HOLD_NS };
 
@@ -88,7 +87,6 @@ static void enter(struct tm_tx *tx, int index, int64_t now, int64_t length)
     const struct candidate *c = &tuner.candidate[index];
     tuner.current = index;
     tuner.epoch_start_commits = atomic_load(&tuner.commits);
-    tuner.epoch_start_htm_commits = atomic_load(&tuner.htm_commits);
     tm_mode_set(tx, c->htm, c->algo);
     tuner.epoch_start_ns = now_ns(); /* after the switch, which may have waited */
     atomic_store_explicit(&tuner.epoch_end, (now > tuner.epoch_start_ns ? now : tuner.epoch_start_ns) + length,
@@ -144,32 +142,16 @@ static void start_round(struct tm_tx *tx, int64_t now)
 static void next_epoch(struct tm_tx *tx, int64_t now)
 {
     uint64_t commits = atomic_load(&tuner.commits) - tuner.epoch_start_commits;
-    uint64_t htm_commits = atomic_load(&tuner.htm_commits) - tuner.epoch_start_htm_commits;
     int64_t elapsed = now - tuner.epoch_start_ns;
     if (commits < MIN_EPOCH_COMMITS && elapsed < MAX_EPOCH_NS) {
         atomic_store_explicit(&tuner.epoch_end, now + PROBE_NS, memory_order_release);
         return;
     }
-    double rate = elapsed > 0 ? (double)commits / (double)elapsed : 0;
-    struct candidate *c = &tuner.candidate[tuner.current];
-    bool htm_healthy = c->htm && commits > 0 && (double)htm_commits >= HTM_HEALTHY * (double)commits;
     if (tuner.probing < 0) {
-        /* A hold ended: hardware transactions that keep committing in hardware hold on. */
-        if (htm_healthy && rate >= tuner.hold_floor) {
-            enter(tx, tuner.current, now, tuner.hold_ns);
-            return;
-        }
         start_round(tx, now);
         return;
     }
-    c->rate = rate;
-    if (htm_healthy) {
-        tuner.best = tuner.current;
-        tuner.probing = -1;
-        tuner.hold_floor = 0.5 * rate;
-        enter(tx, tuner.current, now, tuner.hold_ns);
-        return;
-    }
+    tuner.candidate[tuner.current].rate = elapsed > 0 ? (double)commits / (double)elapsed : 0;
     int next = next_probe(tuner.probing);
     if (next < 0) {
         finish_round(tx, now);
@@ -232,7 +214,6 @@ void tm_adapt_count(struct tm_tx *tx)
 void tm_adapt_htm_commits(struct tm_tx *tx, unsigned commits)
 {
     atomic_fetch_add_explicit(&tuner.commits, commits, memory_order_relaxed);
-    atomic_fetch_add_explicit(&tuner.htm_commits, commits, memory_order_relaxed);
     maybe_next_epoch(tx);
 }
 

@@ -39,8 +39,9 @@ void tm_htm_commit_slow(struct tm_tx *tx);
 extern bool tm_stats_enabled __attribute__((visibility("hidden")));
 
 /* Hardware commits per call of the tuner: a hardware transaction costs a few nanoseconds, the
- * tuner's shared counters and clock read far more. A power of two. */
-#define TM_HTM_COUNT_BATCH 512
+ * tuner's shared counters and clock read far more; few enough that a 10 ms probe counts them
+ * well. A power of two. */
+#define TM_HTM_COUNT_BATCH 64
 
 /* Commits a (flat) nested transaction, or ends the hardware transaction we are in (tm_in_htm()
  * said so); the outermost commit is counted in the descriptor (created now if the thread's
