@@ -19,8 +19,7 @@
  *
  * Privatization: a commit returns the time up to which other transactions must move on before
  * this thread touches data the transaction made private: its commit time, or for a read-only
- * transaction the newest version it read (it may have seen another thread's privatizing
- * commit). The transactions that are still older answer from their next barrier by extending
+ * transaction its snapshot (it may have seen another thread's privatizing commit). The transactions that are still older answer from their next barrier by extending
  * their snapshot (or restarting, when they are doomed); see privatization.c. */
 #include "tx.h"
 #include "events.h"
@@ -49,7 +48,6 @@ static struct {
  * as pointers, which makes an append three instructions. */
 struct orec_tx {
     uint64_t snapshot;
-    uint64_t newest_read;   /* newest orec value among the logged reads (version << 1) */
     orec_t *last_read;      /* the last logged orec: consecutive reads of a stripe log once */
     orec_t **read_next, **read_end, **read_base;
     struct tm_log locks;    /* struct lock_entry */
@@ -121,13 +119,13 @@ static void orec_begin(struct tm_tx *tx)
     s->snapshot = atomic_load_explicit(&global_clock.now, memory_order_acquire);
     if (s->snapshot != now)
         tm_publish(tx, s->snapshot);
-    s->newest_read = 0;
     s->last_read = NULL;
     /* The read fast path's limit stays below what the previous snapshot allowed; reads of
      * newer versions take the slow path once and raise it. */
 }
 
-static void __attribute__((noinline)) log_read_grow(struct orec_tx *s, orec_t *o)
+static uint64_t __attribute__((noinline)) log_read_grow(struct orec_tx *s, orec_t *o,
+                                                        uint64_t value)
 {
     size_t used = (size_t)(s->read_next - s->read_base);
     size_t cap = s->read_base ? (size_t)(s->read_end - s->read_base) * 2 : 256;
@@ -138,19 +136,19 @@ static void __attribute__((noinline)) log_read_grow(struct orec_tx *s, orec_t *o
     s->read_next = base + used;
     s->read_end = base + cap;
     *s->read_next++ = o;
+    return value;
 }
 
-static inline void log_read(struct orec_tx *s, orec_t *o, uint64_t v)
+/* Logs the orec and returns the value read (so that the growth path is a tail call). */
+static inline uint64_t log_read(struct orec_tx *s, orec_t *o, uint64_t value)
 {
     if (s->last_read == o)
-        return;
+        return value;
     s->last_read = o;
-    s->newest_read = v > s->newest_read ? v : s->newest_read;
-    if (unlikely(s->read_next == s->read_end)) {
-        log_read_grow(s, o);
-        return;
-    }
+    if (unlikely(s->read_next == s->read_end))
+        return log_read_grow(s, o, value);
     *s->read_next++ = o;
+    return value;
 }
 
 static inline void copy_small(void *dst, const void *src, size_t n)
@@ -191,7 +189,7 @@ static void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_
         copy_small(dst, src, n);
         atomic_thread_fence(memory_order_acquire);
         if (likely(atomic_load_explicit(o, memory_order_relaxed) == v && !tm_move_requested(tx))) {
-            log_read(s, o, v);
+            log_read(s, o, 0);
             return;
         }
     }
@@ -244,10 +242,8 @@ static inline uint64_t orec_load(struct tm_tx *tx, const void *addr, size_t len)
             /* A privatizing commit that lowered the limit meanwhile may have changed the data
              * with plain stores, which the orec does not show (privatization.c). */
             if (likely(atomic_load_explicit(o, memory_order_relaxed) == v &&
-                       !tm_move_requested(tx))) {
-                log_read(state(tx), o, v);
-                return value;
-            }
+                       !tm_move_requested(tx)))
+                return log_read(state(tx), o, value);
         }
     }
     return load_slow(tx, addr, len);
@@ -347,8 +343,10 @@ static bool orec_commit(struct tm_tx *tx, uint64_t *privatization_time)
     struct orec_tx *s = state(tx);
     if (s->locks.len == 0) {
         /* Read-only: serialised at its snapshot. It may have privatized data by seeing
-         * another thread's commit: older transactions must move past what it read. */
-        *privatization_time = version_of(s->newest_read);
+         * another thread's commit: older transactions must move past its snapshot (a bound
+         * on what it read; tracking the newest version read costs every read more than the
+         * few extra validations this asks of others). */
+        *privatization_time = s->snapshot;
         end(tx, s);
         return true;
     }

@@ -216,7 +216,7 @@ void tm_cm_before_restart(struct tm_tx *tx)
     }
 }
 
-void tm_cm_transaction_end(struct tm_tx *tx, bool committed)
+void tm_cm_ended(struct tm_tx *tx, bool committed)
 {
     tx->cm.waits = 0;
     /* The end count tells waiters (spin, block, handoff, softprio) that this transaction

@@ -26,8 +26,15 @@ extern const char *const tm_cm_names[CM_POLICY_COUNT];
 bool tm_cm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason);
 /* Between rollback and re-execution. */
 void tm_cm_before_restart(struct tm_tx *tx);
-/* The outermost transaction ended (committed or rolled back): wake who waits for it. */
-void tm_cm_transaction_end(struct tm_tx *tx, bool committed);
+/* The outermost transaction ended (committed or rolled back): wake who waits for it. The
+ * managers that only act on conflicts and restarts need nothing here. */
+void tm_cm_ended(struct tm_tx *tx, bool committed);
+static inline void tm_cm_transaction_end(struct tm_tx *tx, bool committed)
+{
+    int cm = tm_config.cm;
+    if (unlikely(cm != CM_BACKOFF && cm != CM_IMMEDIATE && cm != CM_YIELD))
+        tm_cm_ended(tx, committed);
+}
 void tm_cm_thread_start(struct tm_tx *tx);
 void tm_cm_thread_exit(struct tm_tx *tx);
 
