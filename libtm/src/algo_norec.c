@@ -49,19 +49,27 @@ static inline struct norec_tx *state(struct tm_tx *tx)
 
 static inline size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-static bool values_unchanged(const struct norec_tx *s)
+/* Frames of functions called inside the transaction lie between the thread's stack bottom and
+ * the outermost begin's CFA: only this thread writes them, and its direct stores there (which
+ * bypass the algorithm) must not fail validation, so their values are not compared. */
+static inline bool own_frame(const struct tm_tx *tx, const void *addr)
+{
+    return (uintptr_t)addr >= tx->stack_lo && (uintptr_t)addr < (uintptr_t)tx->jb.cfa;
+}
+
+static bool values_unchanged(const struct tm_tx *tx, const struct norec_tx *s)
 {
     size_t n = TM_LOG_COUNT(&s->values, struct value_entry);
     const struct value_entry *e = (const struct value_entry *)(const void *)s->values.data;
     for (size_t i = 0; i < n; i++) {
         uint64_t now = 0;
         memcpy(&now, e[i].addr, e[i].len);
-        if (now != e[i].value)
+        if (now != e[i].value && !own_frame(tx, e[i].addr))
             return false;
     }
     for (size_t pos = 0; pos < s->longs.len;) {
         const struct long_read *r = (const struct long_read *)(const void *)(s->longs.data + pos);
-        if (memcmp(r->addr, r + 1, r->len) != 0)
+        if (memcmp(r->addr, r + 1, r->len) != 0 && !own_frame(tx, r->addr))
             return false;
         pos += sizeof *r + pad8(r->len);
     }
@@ -104,7 +112,7 @@ static uint64_t revalidate(struct tm_tx *tx, const struct norec_tx *s)
 {
     for (;;) {
         uint64_t seq = wait_unlocked(tx);
-        if (!values_unchanged(s))
+        if (!values_unchanged(tx, s))
             tm_restart(tx, ABORT_VALIDATE);
         atomic_thread_fence(memory_order_acquire);
         if (atomic_load_explicit(&seqlock.seq, memory_order_relaxed) == seq)
@@ -122,7 +130,7 @@ static void norec_begin(struct tm_tx *tx)
 static void norec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
 {
     struct norec_tx *s = state(tx);
-    if (s->writer || tm_private_stack(tx, addr)) {
+    if (s->writer) {
         memcpy(dst, addr, len);
         return;
     }
@@ -154,14 +162,13 @@ static inline uint64_t load_sized(const void *addr, size_t len)
     }
 }
 
-/* The hot path: an aligned value while no writer committed since the snapshot. Values in the
- * transaction's own stack are not logged: its direct stores there would fail validation. */
+/* The hot path: an aligned value while no writer committed since the snapshot. */
 static inline uint64_t norec_load(struct tm_tx *tx, const void *addr, size_t len)
 {
     struct norec_tx *s = state(tx);
     if (likely(((uintptr_t)addr & (len - 1)) == 0)) {
         uint64_t value = load_sized(addr, len);
-        if (s->writer || tm_private_stack(tx, addr))
+        if (s->writer)
             return value;
         atomic_thread_fence(memory_order_acquire);
         size_t used = s->values.len;
@@ -230,7 +237,7 @@ static void norec_rollback(struct tm_tx *tx)
 static bool norec_validate(struct tm_tx *tx)
 {
     const struct norec_tx *s = state(tx);
-    return s->writer || values_unchanged(s);
+    return s->writer || values_unchanged(tx, s);
 }
 
 TM_SIZED_LOADS(norec_load)

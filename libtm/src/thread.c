@@ -108,6 +108,21 @@ uint64_t tm_new_id_block(struct tm_tx *tx)
     return tx->id = start;
 }
 
+/* The lowest address of this thread's stack (algorithms tell the transaction's own frames
+ * from shared data by it), or 0 when the thread library cannot say. */
+static uintptr_t stack_low_end(void)
+{
+    pthread_attr_t attr;
+    void *addr = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) != 0)
+        addr = NULL;
+    pthread_attr_destroy(&attr);
+    return (uintptr_t)addr;
+}
+
 struct tm_tx *tm_tx_create(void)
 {
     pthread_once(&exit_key_once, make_exit_key);
@@ -138,6 +153,7 @@ struct tm_tx *tm_tx_create(void)
     tx->id = 0;
     tx->id_block_end = 0;
     tx->htm_site = NULL;
+    tx->stack_lo = stack_low_end();
     /* Registered under the serial lock's write side: a thread that was alone may be running
      * an exclusive transaction on the read side (tm_serial_lock_alone), which this waits for. */
     tm_serial_write_lock(tx);

@@ -112,6 +112,7 @@ struct tm_tx {
      * called inside that transaction) is dead after a rollback, so stores there bypass the
      * algorithm (no orecs, no logs). */
     uintptr_t stack_top;
+    uintptr_t stack_lo;  /* lowest address of the thread's stack (0 if unknown) */
     uint64_t bytes_read, bytes_written; /* counted by the barriers while statistics are on */
     struct tm_log actions;
     struct tm_log allocs;
