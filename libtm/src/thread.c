@@ -15,6 +15,7 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 static _Atomic unsigned thread_count;
+unsigned tm_fork_generation;
 static unsigned next_index;
 
 struct tm_tx *tm_all_descriptors(void)
@@ -66,6 +67,9 @@ static void fork_parent(void)
 static void fork_child(void)
 {
     pthread_mutex_init(&registry_lock, NULL);
+    tm_fork_generation++;
+    if (tm_current)
+        tm_current->generation = tm_fork_generation;
     unsigned n = 0;
     for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
         if (d != tm_current) {
@@ -154,6 +158,7 @@ struct tm_tx *tm_tx_create(void)
     tx->id_block_end = 0;
     tx->htm_site = NULL;
     tx->stack_lo = stack_low_end();
+    tx->generation = tm_fork_generation;
     /* Registered under the serial lock's write side: a thread that was alone may be running
      * an exclusive transaction on the read side (tm_serial_lock_alone), which this waits for. */
     tm_serial_write_lock(tx);

@@ -155,6 +155,7 @@ struct tm_tx {
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */
     _Atomic bool in_use;
     unsigned thread_index;
+    unsigned generation; /* tm_fork_generation when this thread took the descriptor */
     struct tm_thread_stats *stats;
 
     /* --- each algorithm's private state (algo.h) --- */
@@ -181,10 +182,13 @@ static inline void tm_set_current_tx(struct tm_tx *tx)
 }
 #define tm_current (tm_current_tx())
 struct tm_tx *tm_tx_create(void);
+/* Bumped in a forked child: a thread that the child creates may inherit the control block of
+ * a parent's thread (glibc reuses its memory) with that thread's descriptor in the TM word. */
+extern unsigned tm_fork_generation;
 static inline struct tm_tx *tm_self(void)
 {
     struct tm_tx *tx = tm_current;
-    if (unlikely(!tx))
+    if (unlikely(!tx || tx->generation != tm_fork_generation))
         tx = tm_tx_create();
     return tx;
 }
