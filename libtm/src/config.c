@@ -104,6 +104,7 @@ static void say_summary(void)
 
 void tm_config_init(void)
 {
+    tm_serial_lock_init();
     read_algo();
     tm_htm_init();
     if (tm_config.forced)

@@ -3,16 +3,53 @@
  * irrevocable transaction that must run alone.
  *
  * The lock word is a futex mutex among writers (0 free, 1 held, 2 held and someone sleeps);
- * readers treat any non-zero value as "a writer is there". A writer that got the word waits
- * for the readers to drain by yielding; readers and writers that find the word taken spin
- * briefly, then sleep on it. In serial mode a transaction costs one compare-and-swap and one
- * exchange; a thread alone costs one exchange (tm_serial_lock_alone). */
+ * readers treat any non-zero value as "a writer is there". Readers and writers that find the
+ * word taken spin briefly, then sleep on it.
+ *
+ * Readers are many and writers rare, so the fence that a Dekker handshake needs sits on the
+ * writer's side: a reader stores its flag and reads the word with only a compiler barrier
+ * between, and a writer that must see the readers first makes every running thread of the
+ * process execute a full barrier (membarrier(2), private expedited) before it reads their
+ * flags. Where the kernel lacks membarrier, readers fence themselves.
+ *
+ * A writer only waits for readers when one can run: while the mode's algorithm is
+ * speculative (mode.h), or while a thread alone runs its transactions on the read side
+ * (tm_serial_lock_alone). In serial mode a writer takes the word and goes, like a mutex. */
 #include "tx.h"
+#include "mode.h"
+
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Alone on its cache line: every hardware transaction reads it, so a neighbour's writes would
  * abort them all. */
 struct tm_serial_lock_line tm_serial_lock;
 #define lock_word tm_serial_lock.word
+
+static bool asymmetric; /* membarrier works: readers need no fence */
+
+void tm_serial_lock_init(void)
+{
+    asymmetric = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+/* The reader's side of the handshake: the flag before the look at the word. */
+static inline void reader_fence(void)
+{
+    if (asymmetric)
+        atomic_signal_fence(memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* The writer's side: every reader's flag store is visible, or that reader sees the word. */
+static void writer_fence(void)
+{
+    if (!asymmetric ||
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+        atomic_thread_fence(memory_order_seq_cst);
+}
 
 bool tm_serial_writer_active(void)
 {
@@ -41,10 +78,11 @@ static void wait_free(void)
 void tm_serial_read_lock(struct tm_tx *tx)
 {
     for (;;) {
-        atomic_store_explicit(&tx->reader, 1, memory_order_seq_cst);
-        if (likely(atomic_load_explicit(&lock_word, memory_order_seq_cst) == 0))
+        atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
+        reader_fence();
+        if (likely(atomic_load_explicit(&lock_word, memory_order_relaxed) == 0))
             return;
-        atomic_store_explicit(&tx->reader, 0, memory_order_seq_cst);
+        atomic_store_explicit(&tx->reader, 0, memory_order_relaxed);
         wait_free();
     }
 }
@@ -56,6 +94,7 @@ void tm_serial_read_unlock(struct tm_tx *tx)
 
 static void drain_readers(struct tm_tx *self)
 {
+    writer_fence();
     for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
         if (d == self)
             continue;
@@ -79,7 +118,9 @@ void tm_serial_write_lock(struct tm_tx *tx)
                 break;
         }
     }
-    drain_readers(tx);
+    /* The mode changes only under the word: stable now. */
+    if (tm_mode_algo()->speculative || tm_thread_count() <= 1)
+        drain_readers(tx);
 }
 
 /* A thread that is the only registered one runs exclusive transactions on the read side: a
@@ -87,8 +128,9 @@ void tm_serial_write_lock(struct tm_tx *tx)
  * false when another thread is registered or a writer is there. */
 bool tm_serial_lock_alone(struct tm_tx *tx)
 {
-    atomic_store_explicit(&tx->reader, 1, memory_order_seq_cst);
-    if (likely(atomic_load_explicit(&lock_word, memory_order_seq_cst) == 0 &&
+    atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
+    reader_fence();
+    if (likely(atomic_load_explicit(&lock_word, memory_order_relaxed) == 0 &&
                tm_thread_count() == 1))
         return true;
     atomic_store_explicit(&tx->reader, 0, memory_order_release);
@@ -101,7 +143,7 @@ bool tm_serial_try_upgrade(struct tm_tx *tx)
     if (!atomic_compare_exchange_strong(&lock_word, &c, 1))
         return false;
     atomic_store_explicit(&tx->reader, 0, memory_order_release);
-    drain_readers(tx);
+    drain_readers(tx); /* the caller is a speculative transaction: others may be too */
     return true;
 }
 

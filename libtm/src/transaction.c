@@ -23,8 +23,12 @@ static void enter_exclusive(struct tm_tx *tx, bool irrevocable)
 }
 
 /* Chooses how the outermost transaction runs and returns the code path to take. A transaction
- * that may cancel keeps its undo log even when it runs alone. */
-static uint32_t start_outermost(struct tm_tx *tx)
+ * that may cancel keeps its undo log even when it runs alone. `jb` is the begin's checkpoint,
+ * kept before anything can restart the transaction (a speculative begin may) and only if it
+ * can ever return to its begin: an irrevocable transaction cannot. On a restart it is NULL:
+ * the descriptor has it already. */
+static inline __attribute__((always_inline)) uint32_t start_outermost(struct tm_tx *tx,
+                                                                      const struct tm_jmpbuf *jb)
 {
     uint32_t props = tx->outer_props;
     bool cancellable = !(props & pr_hasNoAbort);
@@ -40,6 +44,8 @@ static uint32_t start_outermost(struct tm_tx *tx)
             tx->serial_hold = HOLD_READ;
             tx->state = TX_SPECULATIVE;
             tx->algo = algo;
+            if (jb)
+                tx->jb = *jb;
             algo->begin(tx);
             return a_runInstrumentedCode | a_saveLiveVariables;
         }
@@ -48,6 +54,8 @@ static uint32_t start_outermost(struct tm_tx *tx)
     enter_exclusive(tx, must_be_irrevocable || !cancellable);
     if (tx->state == TX_IRREVOCABLE)
         return (props & pr_uninstrumentedCode) ? a_runUninstrumentedCode : a_runInstrumentedCode;
+    if (jb)
+        tx->jb = *jb;
     return a_runInstrumentedCode | a_saveLiveVariables;
 }
 
@@ -144,7 +152,6 @@ uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
         tm_fatal("transaction compiled with pr_undoLogCode, which no runtime supports");
     if (tx->depth > 0)
         return begin_nested(tx, props, jb);
-    tx->jb = *jb;
     tx->stack_top = (uintptr_t)jb->cfa;
     tx->props = tx->outer_props = props;
     tx->site = jb->rip;
@@ -154,7 +161,7 @@ uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
     tx->max_depth = 1;
     tx->id = tm_next_id(tx);
     tm_eh_begin(tx);
-    return start_outermost(tx);
+    return start_outermost(tx, jb);
 }
 
 /* ---- rollback, restart, cancel --------------------------------------------------------- */
@@ -180,7 +187,7 @@ void tm_restart(struct tm_tx *tx, enum tm_abort_reason reason)
     tx->depth = 1;
     tx->props = tx->outer_props;
     tx->stack_top = (uintptr_t)tx->jb.cfa;
-    uint32_t action = start_outermost(tx);
+    uint32_t action = start_outermost(tx, NULL);
     tm_longjmp(&tx->jb, (action & (a_runInstrumentedCode | a_runUninstrumentedCode)) |
                             a_restoreLiveVariables);
 }

@@ -196,6 +196,7 @@ struct tm_tx *tm_all_descriptors(void);
 unsigned tm_thread_count(void);
 
 /* serial_lock.c: readers are speculative transactions, the writer runs alone. */
+void tm_serial_lock_init(void);
 void tm_serial_read_lock(struct tm_tx *tx);
 void tm_serial_read_unlock(struct tm_tx *tx);
 void tm_serial_write_lock(struct tm_tx *tx);
