@@ -1,8 +1,5 @@
 /* Fan-out of transaction events to the policies (events.h), and the retry policy. */
 #include "events.h"
-#include "adapt.h"
-#include "contention.h"
-#include "stats.h"
 
 void tm_event_thread_start(struct tm_tx *tx, unsigned threads)
 {
@@ -16,19 +13,6 @@ void tm_event_thread_exit(struct tm_tx *tx, unsigned threads)
     tm_stats_thread_exit(tx);
     tm_cm_thread_exit(tx);
     tm_adapt_threads_changed(NULL, threads);
-}
-
-void tm_event_begin(struct tm_tx *tx)
-{
-    if (unlikely(tm_stats_enabled))
-        tm_stats_begin(tx);
-}
-
-void tm_event_commit(struct tm_tx *tx)
-{
-    tm_stats_commit(tx);
-    tm_cm_transaction_end(tx, true);
-    tm_adapt_commit(tx);
 }
 
 /* The retry policy: a transaction that failed to become irrevocable, or restarted too often,

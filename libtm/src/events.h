@@ -6,11 +6,28 @@
 #define LIBTM_EVENTS_H
 
 #include "tx.h"
+#include "adapt.h"
+#include "contention.h"
+#include "stats.h"
 
 void tm_event_thread_start(struct tm_tx *tx, unsigned threads); /* threads: now registered */
 void tm_event_thread_exit(struct tm_tx *tx, unsigned threads);  /* threads: still registered */
-void tm_event_begin(struct tm_tx *tx);    /* an outermost transaction (re)starts */
-void tm_event_commit(struct tm_tx *tx);   /* the outermost transaction committed */
+
+/* An outermost transaction (re)starts. Inline: every transaction pays for it. */
+static inline void tm_event_begin(struct tm_tx *tx)
+{
+    if (unlikely(tm_stats_enabled))
+        tm_stats_begin(tx);
+}
+
+/* The outermost transaction committed. */
+static inline void tm_event_commit(struct tm_tx *tx)
+{
+    tm_stats_commit(tx);
+    tm_cm_transaction_end(tx, true);
+    tm_adapt_commit(tx);
+}
+
 /* The outermost transaction was rolled back for `reason` and will restart (unless it was
  * cancelled). Decides how it restarts: tx->go_serial. */
 void tm_event_abort(struct tm_tx *tx, enum tm_abort_reason reason);

@@ -93,11 +93,9 @@ static void add_block(struct tm_block_stats *to, const struct tm_block_stats *fr
 
 static void add_thread(struct tm_thread_stats *to, const struct tm_thread_stats *from)
 {
-    to->commits += from->commits;
     for (int r = 0; r < ABORT_REASON_COUNT; r++)
         to->aborts[r] += from->aborts[r];
     to->irrevocable += from->irrevocable;
-    to->serial += from->serial;
     for (int a = 0; a < TM_ALGO_COUNT; a++)
         to->by_algo[a] += from->by_algo[a];
     to->htm_commits += from->htm_commits;
@@ -120,7 +118,6 @@ void tm_stats_thread_start(struct tm_tx *tx)
 void tm_stats_thread_exit(struct tm_tx *tx)
 {
     struct tm_thread_stats *ts = tx->stats;
-    ts->commits += tx->htm_commits;
     ts->htm_commits += tx->htm_commits;
     tx->htm_commits = 0;
     pthread_mutex_lock(&merged_lock);
@@ -177,6 +174,15 @@ void tm_stats_nested_abort(struct tm_tx *tx)
         find_block(tx->stats, tx->site)->nested_aborts++;
 }
 
+/* Every commit counts once: in hardware, or under the software algorithm that ran it. */
+static uint64_t commits_of(const struct tm_thread_stats *s)
+{
+    uint64_t n = s->htm_commits;
+    for (int a = 0; a < TM_ALGO_COUNT; a++)
+        n += s->by_algo[a];
+    return n;
+}
+
 /* Sums exited threads and the living ones (their counters are read racily: statistics). */
 static void collect(struct tm_thread_stats *all)
 {
@@ -187,7 +193,6 @@ static void collect(struct tm_thread_stats *all)
     for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
         if (atomic_load(&d->in_use) && d->stats) {
             add_thread(all, d->stats);
-            all->commits += d->htm_commits;
             all->htm_commits += d->htm_commits;
         }
     }
@@ -199,14 +204,14 @@ void libtm_totals_read(struct libtm_totals *out, size_t size)
     struct tm_thread_stats all;
     collect(&all);
     struct libtm_totals totals = { 0 }, *t = &totals;
-    t->commits = all.commits;
+    t->commits = commits_of(&all);
     for (int r = 0; r < ABORT_REASON_COUNT; r++)
         t->aborts += all.aborts[r];
     t->user_aborts = all.aborts[ABORT_USER];
     t->conflict_aborts = all.aborts[ABORT_CONFLICT_READ] + all.aborts[ABORT_CONFLICT_WRITE] +
                          all.aborts[ABORT_VALIDATE];
     t->irrevocable = all.irrevocable;
-    t->serial = all.serial;
+    t->serial = all.by_algo[TM_ALGO_serial];
     t->htm_commits = all.htm_commits;
     for (int k = 0; k < HTM_ABORT_KINDS; k++)
         t->htm_aborts += all.htm_aborts[k];
@@ -289,8 +294,8 @@ int libtm_stats_write(const char *pattern)
                "  \"commits\": %lu, \"irrevocable\": %lu, \"serial\": %lu, \"aborts\": {",
             LIBTM_VERSION, (int)getpid(), libtm_algorithm(),
             tm_cm_names[tm_config.cm], tm_config.forced ? "false" : "true",
-            (unsigned long)all.commits, (unsigned long)all.irrevocable,
-            (unsigned long)all.serial);
+            (unsigned long)commits_of(&all), (unsigned long)all.irrevocable,
+            (unsigned long)all.by_algo[TM_ALGO_serial]);
     for (int r = 0; r < ABORT_REASON_COUNT; r++)
         fprintf(f, "%s\"%s\": %lu", r ? ", " : "", tm_abort_reason_names[r],
                 (unsigned long)all.aborts[r]);
@@ -319,7 +324,7 @@ void tm_stats_mode_shares(char *out, size_t size)
 {
     struct tm_thread_stats all;
     collect(&all);
-    double n = all.commits ? (double)all.commits : 1;
+    double n = commits_of(&all) ? (double)commits_of(&all) : 1;
     size_t used = (size_t)snprintf(out, size, "htm %.1f %%", 100.0 * (double)all.htm_commits / n);
     for (int a = 0; a < TM_ALGO_COUNT && used < size; a++)
         used += (size_t)snprintf(out + used, size - used, ", %s %.1f %%", tm_algos[a]->name,

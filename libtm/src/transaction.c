@@ -5,12 +5,14 @@
 #include "fatal.h"
 #include "htm.h"
 #include "mode.h"
+#include "stats.h"
 
 #include <string.h>
 
 /* ---- starting the outermost transaction ------------------------------------------------ */
 
-static void enter_exclusive(struct tm_tx *tx, bool irrevocable)
+static inline __attribute__((always_inline)) void enter_exclusive(struct tm_tx *tx,
+                                                                   bool irrevocable)
 {
     if (tm_thread_count() == 1 && tm_serial_lock_alone(tx)) {
         tx->serial_hold = HOLD_READ;
@@ -138,15 +140,50 @@ static void commit_nested(struct tm_tx *tx)
 
 /* ---- begin (called by the assembly stub) ---------------------------------------------- */
 
-uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
-    __attribute__((visibility("hidden")));
+/* ---- a thread alone ----------------------------------------------------------------------
+ * The cost of a transaction in every single-threaded program: a thread alone in serial mode,
+ * beginning (and later committing) a transaction that cannot cancel. Nothing else can run, so
+ * it runs the uninstrumented path at once on the serial lock's read side
+ * (tm_serial_lock_alone): no checkpoint, no logs, no atomic instruction, and no stack frame.
+ * Everything else takes the general path below. */
 
-uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
+static inline __attribute__((always_inline)) bool begin_alone(struct tm_tx *tx, uint32_t props,
+                                                              const struct tm_jmpbuf *jb)
 {
-    /* A begin the stub did not run in hardware, inside a hardware transaction (a cancellable
-     * nested transaction, say): the whole transaction retries in software. */
-    tm_htm_need_software();
-    props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (htm_abi.h) */
+    if ((props & (pr_hasNoAbort | pr_undoLogCode)) != pr_hasNoAbort || tm_stats_enabled ||
+        tm_mode_algo() != &tm_algo_serial || tm_htm_mode_on() || tm_thread_count() != 1 ||
+        !tm_serial_lock_alone(tx))
+        return false;
+    tx->serial_hold = HOLD_READ;
+    tx->state = TX_IRREVOCABLE;
+    tx->algo = &tm_algo_irrevocable;
+    tx->depth = 1;
+    tx->max_depth = 1;
+    tx->props = tx->outer_props = props;
+    tx->stack_top = (uintptr_t)jb->cfa;
+    tx->site = jb->rip;
+    tx->id = tm_next_id(tx);
+    tm_eh_begin(tx);
+    return true;
+}
+
+static inline __attribute__((always_inline)) bool commit_alone(struct tm_tx *tx)
+{
+    if (tx->serial_hold != HOLD_READ || tx->state != TX_IRREVOCABLE || tx->depth != 1 ||
+        (tx->actions.len | tx->allocs.len | tx->exception_objects.len) || tm_stats_enabled)
+        return false;
+    tm_serial_read_unlock(tx);
+    tx->serial_hold = HOLD_NONE;
+    tx->depth = 0;
+    tx->state = TX_INACTIVE;
+    tx->stack_top = 0;
+    tm_event_commit(tx);
+    return true;
+}
+
+static uint32_t __attribute__((noinline)) begin_general(uint32_t props,
+                                                       const struct tm_jmpbuf *jb)
+{
     struct tm_tx *tx = tm_self();
     if (unlikely(props & pr_undoLogCode))
         tm_fatal("transaction compiled with pr_undoLogCode, which no runtime supports");
@@ -162,6 +199,22 @@ uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
     tx->id = tm_next_id(tx);
     tm_eh_begin(tx);
     return start_outermost(tx, jb);
+}
+
+uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
+    __attribute__((visibility("hidden")));
+
+uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
+{
+    /* A begin the stub did not run in hardware, inside a hardware transaction (a cancellable
+     * nested transaction, say): the whole transaction retries in software. */
+    tm_htm_need_software();
+    props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (htm_abi.h) */
+    struct tm_tx *tx = tm_current;
+    if (likely(tx && tx->depth == 0 && tx->generation == tm_fork_generation) &&
+        begin_alone(tx, props, jb))
+        return (props & pr_uninstrumentedCode) ? a_runUninstrumentedCode : a_runInstrumentedCode;
+    return begin_general(props, jb);
 }
 
 /* ---- rollback, restart, cancel --------------------------------------------------------- */
@@ -250,8 +303,9 @@ static void after_commit(struct tm_tx *tx)
 
 static bool commit_outermost(struct tm_tx *tx)
 {
-    uint64_t privatization_time;
-    if (!tx->algo->commit(tx, &privatization_time))
+    /* An irrevocable transaction wrote directly and cannot fail: nothing to commit. */
+    uint64_t privatization_time = 0;
+    if (tx->state != TX_IRREVOCABLE && !tx->algo->commit(tx, &privatization_time))
         return false;
     release_serial_lock(tx);
     tx->undo_log.len = 0;
@@ -275,6 +329,8 @@ void _ITM_commitTransaction(void)
         return;
     }
     struct tm_tx *tx = tm_current;
+    if (likely(tx) && commit_alone(tx))
+        return;
     if (unlikely(!tx || tx->depth == 0))
         tm_fatal_abort("_ITM_commitTransaction called outside a transaction");
     if (tx->depth > 1) {
