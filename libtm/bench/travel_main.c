@@ -88,7 +88,7 @@ static bool parse_options(int argc, char **argv, const char *program, struct tra
     bench_run_options_init(&opt->run);
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         bool ok = true;
         switch (c) {
         case 'n': ok = bench_parse_count(program, "--relations", optarg, 16, 1ul << 22, &opt->relations); break;

@@ -18,9 +18,11 @@ expect_usage_error() {  # PROGRAM WORD-EXPECTED-IN-MESSAGE ARGS...
 }
 
 for program in intset-tm intset-mutex intset-seq bank-tm bank-mutex bank-seq travel-tm travel-mutex travel-seq; do
-  if ! "$bin/$program" --help | grep -q '^Usage:'; then
-    echo "FAIL: $program --help does not print a usage text"; failures=$((failures + 1))
-  fi
+  for option in --help -h; do
+    if ! "$bin/$program" $option | grep -q '^Usage:'; then
+      echo "FAIL: $program $option does not print a usage text"; failures=$((failures + 1))
+    fi
+  done
   expect_usage_error "$program" --threads --threads 0
   expect_usage_error "$program" --duration --duration -1
   expect_usage_error "$program" --duration --duration abc
