@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "server.h"
+#include "sv_clock.h"
 #include "sv_frame.h"
 #include "sv_game.h"
 #include "sv_log.h"
@@ -15,16 +16,6 @@
 
 sv_server sv;
 __thread int sv_thread_index;
-
-double sv_clock(void)
-{
-    static struct timespec start;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    if (start.tv_sec == 0 && start.tv_nsec == 0)
-        start = ts;
-    return (double)(ts.tv_sec - start.tv_sec) + (ts.tv_nsec - start.tv_nsec) * 1e-9;
-}
 
 static void usage(FILE *out)
 {

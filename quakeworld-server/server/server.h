@@ -1,6 +1,6 @@
 /* qwsv: shared types and globals of the server.
  *
- * Ownership (who may write what, phase by phase; see frame.c for the phases):
+ * Ownership (who may write what, phase by phase; see sv_frame.c for the phases):
  *   sv_client   owned by its worker (client->worker), except `reliable` (sv_reliable.h),
  *               which any worker may append to inside a critical section.
  *   sv_player   game state of a client's player: written in RP inside CS_MOVE_COMMAND /
@@ -245,5 +245,4 @@ extern sv_server sv;
 /* Index of the calling thread (0 = master). */
 extern __thread int sv_thread_index;
 
-double sv_clock(void);
 #endif

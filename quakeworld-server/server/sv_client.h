@@ -1,5 +1,5 @@
 /* Client slots: creation and removal (master only), lookup of the slot a sequenced packet
- * belongs to (master), and the processing of a client's queued packets (its worker, RP). */
+ * belongs to (master), and a worker's request to drop one of its clients. */
 #ifndef SV_CLIENT_H
 #define SV_CLIENT_H
 
@@ -14,9 +14,5 @@ void sv_client_free(sv_client *cl, const char *reason);
 sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len);
 /* Asks the master to drop the client at the next U phase (worker side). */
 void sv_client_request_drop(sv_client *cl, const char *reason);
-/* RP: netchan, parse and execute every queued packet of cl. */
-void sv_client_process_inbox(sv_client *cl);
-/* RP: one string command (sv_commands.c). */
-void sv_execute_stringcmd(sv_client *cl, const char *text);
 
 #endif

@@ -2,18 +2,19 @@
  * (new, soundlist, modellist, prespawn, spawn, begin), chat, setinfo, downloads, drop.
  * Replies are built in local buffers outside any section, then appended to the client's
  * reliable queue in a small CS_CLIENT_MESSAGE (others may be printing to it meanwhile). */
+#include "sv_commands.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "qw_info.h"
-#include "server.h"
 #include "sv_client.h"
 #include "sv_game.h"
 #include "sv_log.h"
-#include "sv_oob.h"
 #include "sv_reliable.h"
 #include "sv_tokenize.h"
+#include "sv_userinfo.h"
 
 /* Appends a finished message to cl's reliable queue; false (and a drop request) on overflow. */
 static bool send_reliable(sv_client *cl, const qw_sizebuf *sb)

@@ -37,10 +37,13 @@
 
 #include "server.h"
 #include "sv_client.h"
+#include "sv_clock.h"
+#include "sv_events.h"
 #include "sv_game.h"
 #include "sv_log.h"
 #include "sv_net.h"
 #include "sv_oob.h"
+#include "sv_packet.h"
 #include "sv_send.h"
 #include "sv_stats.h"
 

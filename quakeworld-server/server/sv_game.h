@@ -1,5 +1,8 @@
-/* The deathmatch game in C: players, weapons (axe, shotgun hitscan, rockets with splash
- * damage), items with pickup and respawn, damage, death, frags, respawn.
+/* The deathmatch game in C, as the engine sees it: players, weapons (axe, shotgun hitscan,
+ * rockets with splash damage), items with pickup and respawn, damage, death, frags, respawn,
+ * teleporters. Implemented in game/, one file per concern the way QuakeC splits its game
+ * rules: player.c (client.qc), weapons.c, combat.c, items.c, triggers.c, entities.c, and
+ * think.c for what moves by itself in U.
  * Functions marked QW_TM_SAFE run inside critical sections (see critical_sections.h). */
 #ifndef SV_GAME_H
 #define SV_GAME_H
@@ -30,11 +33,6 @@ QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float
 /* master only (U or between frames) */
 void sv_game_remove_player(int slot);
 void sv_game_physics(double dt);
-
-/* the global state buffer of the current frame (U, or RP inside CS_MOVE_COMMAND) */
-QW_TM_SAFE void sv_event_temp_entity(int type, const float origin[3]);
-QW_TM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float origin[3]);
-void sv_events_begin_frame(void);
 
 /* player stats as sent with svc_updatestat */
 void sv_game_player_stats(int slot, int stats[QW_MAX_CL_STATS]);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "server.h"
+#include "sv_clock.h"
 
 
 /* The libitm ABI entry points used here (declared by hand: GCC ships no libitm.h). */

@@ -71,26 +71,6 @@ static void do_getchallenge(const struct sockaddr_in *from)
     sv_net_send_oob(from, buf, (size_t)n);
 }
 
-void sv_client_apply_userinfo(sv_client *cl)
-{
-    char v[64];
-    qw_info_get(cl->userinfo, "name", v, sizeof v);
-    /* keep printable characters only: names end up in logs and in console commands */
-    size_t n = 0;
-    for (const char *p = v; *p && n + 1 < sizeof cl->name; p++)
-        if ((unsigned char)*p >= 32 && *p != '"' && *p != '\\' && *p != ';')
-            cl->name[n++] = *p;
-    cl->name[n] = 0;
-    if (!n)
-        snprintf(cl->name, sizeof cl->name, "player%d", cl->slot);
-    cl->topcolor = atoi(qw_info_get(cl->userinfo, "topcolor", v, sizeof v)) & 15;
-    cl->bottomcolor = atoi(qw_info_get(cl->userinfo, "bottomcolor", v, sizeof v)) & 15;
-    if (cl->topcolor > 13)
-        cl->topcolor = 13;
-    if (cl->bottomcolor > 13)
-        cl->bottomcolor = 13;
-}
-
 static void do_connect(const struct sockaddr_in *from, const sv_args *a)
 {
     char addrs[64];

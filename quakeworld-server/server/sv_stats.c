@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "server.h"
+#include "sv_clock.h"
 
 static sv_thread_stats stats[SV_MAX_THREADS];
 static sv_thread_stats last[SV_MAX_THREADS];

@@ -1,22 +1,11 @@
-/* The -sync switch: the global re-entrant lock and the section names (see
- * critical_sections.h, which holds the list of sections). */
+/* The -sync switch's locks: the global re-entrant lock of the lock and stmlock modes, and the
+ * count of section entries (critical_sections.h lists the sections). */
 #include <pthread.h>
 
 #include "critical_sections.h"
+#include "sv_clock.h"
 #include "sv_stats.h"
 
-double sv_clock(void);
-
-const char *const sv_cs_names[CS_COUNT] = {
-    [CS_MOVE_COMMAND] = "move_command",
-    [CS_CLIENT_MESSAGE] = "client_message",
-    [CS_BROADCAST] = "broadcast",
-    [CS_SPAWN_PLAYER] = "spawn_player",
-    [CS_USERINFO] = "userinfo",
-    [CS_SCOREBOARD] = "scoreboard",
-};
-
-sv_sync_mode sv_sync = SYNC_NONE;
 static pthread_mutex_t global_lock;
 
 void sv_sync_init(sv_sync_mode mode)
@@ -27,16 +16,6 @@ void sv_sync_init(sv_sync_mode mode)
     pthread_mutex_init(&global_lock, &attr);
     pthread_mutexattr_destroy(&attr);
     sv_sync = mode;
-}
-
-const char *sv_sync_name(sv_sync_mode mode)
-{
-    switch (mode) {
-    case SYNC_LOCK: return "lock";
-    case SYNC_STM: return "stm";
-    case SYNC_STMLOCK: return "stmlock";
-    default: return "none";
-    }
 }
 
 void sv_global_lock(void)

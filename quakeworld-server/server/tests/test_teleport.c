@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "server.h"
+#include "sv_events.h"
 #include "sv_game.h"
 #include "sv_map.h"
 #include "sv_stats.h"

@@ -1,0 +1,70 @@
+/* Non-player entities (see entities.h). */
+#include "game/entities.h"
+
+#include <string.h>
+
+#include "sv_game.h"
+#include "sv_math.h"
+
+QW_TM_SAFE sv_entity *sv_entity_alloc(void)
+{
+    for (int n = SV_FIRST_NONPLAYER; n < SV_MAX_ENTITIES; n++) {
+        sv_entity *e = &sv.entities[n];
+        if (e->kind == ENT_FREE && (e->die_time == 0 || sv.time - e->die_time > 0.5)) {
+            e->number = n;
+            if (n >= sv.num_entities)
+                sv.num_entities = n + 1;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+QW_TM_SAFE void sv_entity_free(sv_entity *e)
+{
+    qw_area_unlink_object(&e->link);
+    e->kind = ENT_FREE;
+    e->modelindex = 0;
+    e->die_time = sv.time;
+}
+
+QW_TM_SAFE void sv_entity_link(sv_entity *e, int solid)
+{
+    qw_vec_copy(e->origin, e->link.origin);
+    qw_vec_copy(e->mins, e->link.mins);
+    qw_vec_copy(e->maxs, e->link.maxs);
+    e->link.solid = solid;
+    e->link.user = e;
+    qw_area_link_object(&sv.area, &e->link);
+}
+
+QW_TM_SAFE sv_player *sv_player_for_object(const qw_area_object *obj)
+{
+    if (!obj)
+        return NULL;
+    for (int i = 0; i < QW_MAX_CLIENTS; i++)
+        if (&sv.players[i].link == obj)
+            return &sv.players[i];
+    return NULL;
+}
+
+void sv_game_spawn_brush(int submodel, bool solid)
+{
+    const qw_bsp_model *m = qw_bsp_get_model(sv.bsp, submodel);
+    sv_entity *e = m ? sv_entity_alloc() : NULL;
+    if (!e)
+        return;
+    e->kind = ENT_BRUSH;
+    memset(e->origin, 0, sizeof e->origin);
+    memset(e->angles, 0, sizeof e->angles);
+    qw_vec_copy(m->mins, e->mins);
+    qw_vec_copy(m->maxs, e->maxs);
+    e->modelindex = submodel + 1; /* "*1" is model 2: model 1 is the map itself */
+    e->frame = e->skinnum = e->effects = 0;
+    e->visible = true;
+    e->link.bsp_model = submodel;
+    sv_entity_link(e, solid ? QW_SOLID_BSP : QW_SOLID_NOT);
+    memset(&e->baseline, 0, sizeof e->baseline);
+    e->baseline.number = e->number;
+    e->baseline.modelindex = e->modelindex;
+}

@@ -1,0 +1,17 @@
+/* Non-player entities: entity numbers, freeing, linking into the areanode tree, the brush
+ * entities of the map, and the player behind a linked object. */
+#ifndef SV_GAME_ENTITIES_H
+#define SV_GAME_ENTITIES_H
+
+#include "server.h"
+
+/* A free entity (its number not reused for half a second after it was freed, so clients do
+ * not blend the old entity into the new one), or NULL when all are in use. */
+QW_TM_SAFE sv_entity *sv_entity_alloc(void);
+QW_TM_SAFE void sv_entity_free(sv_entity *e);
+/* Links the entity's link object with its origin and box (copied from the entity). */
+QW_TM_SAFE void sv_entity_link(sv_entity *e, int solid);
+/* The player whose link object this is, or NULL (the world, an entity). */
+QW_TM_SAFE sv_player *sv_player_for_object(const qw_area_object *obj);
+
+#endif

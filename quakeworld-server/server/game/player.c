@@ -1,0 +1,197 @@
+/* Players (QuakeC's client.qc): entering the world at a spawn point, one movement command
+ * (think, pmove, touching, shooting), leaving, and the stats their client shows. Everything
+ * reachable from sv_game_run_command runs inside CS_MOVE_COMMAND (see sv_game.h). */
+#include <string.h>
+
+#include "game/combat.h"
+#include "game/triggers.h"
+#include "game/weapons.h"
+#include "sv_events.h"
+#include "sv_game.h"
+#include "sv_math.h"
+
+static const float player_mins[3] = {-16, -16, -24};
+static const float player_maxs[3] = {16, 16, 32};
+#define VIEW_HEIGHT 22.0f
+
+void sv_game_init_players(void)
+{
+    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+        memset(&sv.players[i], 0, sizeof sv.players[i]);
+        qw_area_object_init(&sv.players[i].link);
+    }
+    /* link objects are prepared once; unlinking leaves them ready for reuse, so entities
+     * can be (re)allocated inside transactions without calling the unsafe init */
+    for (int n = 0; n < SV_MAX_ENTITIES; n++)
+        qw_area_object_init(&sv.entities[n].link);
+}
+
+static void link_player(sv_player *p)
+{
+    qw_vec_copy(p->origin, p->link.origin);
+    qw_vec_copy(player_mins, p->link.mins);
+    qw_vec_copy(player_maxs, p->link.maxs);
+    p->link.solid = p->dead ? QW_SOLID_NOT : QW_SOLID_SLIDEBOX;
+    p->link.user = p;
+    qw_area_link_object(&sv.area, &p->link);
+}
+
+static float distance_sq(const float *a, const float *b)
+{
+    float d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    return qw_vec_dot(d, d);
+}
+
+/* The first spawn point, in rotation, with nobody within 84 units (else the next in turn). */
+static const sv_spawnpoint *select_spawn_point(int slot)
+{
+    int n = sv.num_spawnpoints, chosen = sv.spawn_rotation % n;
+    for (int k = 0; k < n; k++) {
+        int s = (sv.spawn_rotation + k) % n;
+        bool free_spot = true;
+        for (int j = 0; j < QW_MAX_CLIENTS; j++) {
+            sv_player *o = &sv.players[j];
+            if (j != slot && o->active && !o->dead &&
+                distance_sq(o->origin, sv.spawnpoints[s].origin) < 84.0f * 84.0f)
+                free_spot = false;
+        }
+        if (free_spot) {
+            chosen = s;
+            break;
+        }
+    }
+    sv.spawn_rotation = chosen + 1;
+    return &sv.spawnpoints[chosen];
+}
+
+QW_TM_SAFE bool sv_game_spawn_player(int slot)
+{
+    sv_player *p = &sv.players[slot];
+    const sv_spawnpoint *sp = select_spawn_point(slot);
+
+    if (p->random_state == 0)
+        p->random_state = 0x12345u + (uint32_t)slot * 7919u;
+    qw_vec_copy(sp->origin, p->origin);
+    p->origin[2] += 1;
+    memset(p->velocity, 0, sizeof p->velocity);
+    p->angles[0] = 0;
+    p->angles[1] = sp->angle;
+    p->angles[2] = 0;
+    p->health = 100;
+    p->armor = 0;
+    p->armortype = 0;
+    p->items = IT_AXE | IT_SHOTGUN;
+    p->shells = 25;
+    p->rockets = 0;
+    p->weapon = IT_SHOTGUN;
+    p->dead = false;
+    p->attack_finished = sv.time + 0.2;
+    p->weaponframe = 0;
+    p->frame = 0;
+    p->effects = 0;
+    p->onground = 0;
+    p->waterjumptime = 0;
+    p->setangle = true;
+    p->active = true;
+    link_player(p);
+
+    bool ok = sv_combat_telefrag(slot, p->origin); /* whoever still stands there */
+    sv_event_temp_entity(TE_TELEPORT, p->origin);
+    return ok;
+}
+
+void sv_game_remove_player(int slot)
+{
+    sv_player *p = &sv.players[slot];
+    qw_area_unlink_object(&p->link);
+    p->active = false;
+    p->dead = false;
+    p->frags = 0;
+    /* rockets in flight keep flying but no longer credit a frag */
+    for (int n = SV_FIRST_NONPLAYER; n < sv.num_entities; n++)
+        if (sv.entities[n].kind == ENT_ROCKET && sv.entities[n].owner_slot == slot)
+            sv.entities[n].owner_slot = -1;
+}
+
+/* pmove for one command: the shared state goes into a local qw_pmove, the pure movement code
+ * runs on it, and the result is copied back and relinked. */
+static void move_player(sv_player *p, const qw_usercmd *cmd)
+{
+    qw_pmove pm;
+    qw_vec_copy(p->origin, pm.origin);
+    qw_vec_copy(p->velocity, pm.velocity);
+    qw_vec_copy(cmd->angles, pm.angles);
+    pm.oldbuttons = p->oldbuttons;
+    pm.waterjumptime = p->waterjumptime;
+    pm.pm_type = QW_PM_NORMAL;
+    pm.cmd.msec = cmd->msec;
+    qw_vec_copy(cmd->angles, pm.cmd.angles);
+    pm.cmd.forwardmove = cmd->forwardmove;
+    pm.cmd.sidemove = cmd->sidemove;
+    pm.cmd.upmove = cmd->upmove;
+    pm.cmd.buttons = cmd->buttons;
+    pm.bsp = sv.bsp;
+    pm.numphysent = 1;
+    memset(&pm.physents[0], 0, sizeof pm.physents[0]);
+    /* everything solid within reach of this move, from the areanode tree: the other living
+     * players as boxes, brush entities as their submodels */
+    qw_pmove_add_area_physents(&pm, &sv.area, &p->link, 256.0f);
+    /* transaction_pure: pm is this transaction's local (its shared inputs were copied in
+     * above, instrumented) and movevars never change after the map is loaded */
+    qw_pmove_run(&pm, &sv.movevars);
+
+    qw_vec_copy(pm.origin, p->origin);
+    qw_vec_copy(pm.velocity, p->velocity);
+    p->oldbuttons = pm.oldbuttons;
+    p->waterjumptime = pm.waterjumptime;
+    p->onground = pm.onground != -1;
+    p->waterlevel = pm.waterlevel;
+    qw_area_relink_object(&sv.area, &p->link, p->origin);
+}
+
+QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
+{
+    sv_player *p = &sv.players[cl->slot];
+    if (!p->active)
+        return true;
+    bool ok = true;
+    p->angles[0] = cmd->angles[0];
+    p->angles[1] = cmd->angles[1];
+    p->angles[2] = cmd->angles[2];
+
+    if (p->dead) {
+        int pressed = cmd->buttons & ~p->oldbuttons & (QW_BUTTON_ATTACK | QW_BUTTON_JUMP);
+        p->oldbuttons = cmd->buttons;
+        if (pressed && sv.time >= p->death_time + 1.0)
+            return sv_game_spawn_player(cl->slot);
+        return true;
+    }
+    if (cmd->impulse)
+        sv_weapons_select(p, cmd->impulse);
+    move_player(p, cmd);
+    ok &= sv_triggers_touch(cl, p);
+    if (cmd->buttons & QW_BUTTON_ATTACK)
+        ok &= sv_weapons_fire(cl, p, cmd->angles);
+    return ok;
+}
+
+void sv_game_player_stats(int slot, int stats[QW_MAX_CL_STATS])
+{
+    sv_player *p = &sv.players[slot];
+    memset(stats, 0, sizeof(int) * QW_MAX_CL_STATS);
+    stats[STAT_HEALTH] = p->health < -99 ? -99 : p->health;
+    stats[STAT_FRAGS] = p->frags;
+    stats[STAT_ARMOR] = p->armor;
+    stats[STAT_SHELLS] = p->shells;
+    stats[STAT_ROCKETS] = p->rockets;
+    stats[STAT_ACTIVEWEAPON] = p->weapon;
+    stats[STAT_ITEMS] = p->items | IT_SHELLS;
+    stats[STAT_AMMO] = p->weapon == IT_ROCKET_LAUNCHER ? p->rockets
+                       : p->weapon == IT_AXE        ? 0
+                                                    : p->shells;
+    stats[STAT_WEAPON] = p->weapon == IT_ROCKET_LAUNCHER ? sv.model_v_rock
+                         : p->weapon == IT_AXE           ? sv.model_v_axe
+                                                         : sv.model_v_shot;
+    stats[STAT_WEAPONFRAME] = p->weaponframe;
+    stats[STAT_VIEWHEIGHT] = (int)VIEW_HEIGHT;
+}

@@ -1,0 +1,71 @@
+/* Triggers (see triggers.h; sv_game_spawn_teleport: sv_game.h). */
+#include "game/triggers.h"
+
+#include <string.h>
+
+#include "game/combat.h"
+#include "game/entities.h"
+#include "game/items.h"
+#include "sv_events.h"
+#include "sv_game.h"
+#include "sv_math.h"
+
+static const float zero_vec[3] = {0, 0, 0};
+
+void sv_game_spawn_teleport(int submodel, const float dest[3], float yaw)
+{
+    const qw_bsp_model *m = qw_bsp_get_model(sv.bsp, submodel);
+    sv_entity *e = m ? sv_entity_alloc() : NULL;
+    if (!e)
+        return;
+    e->kind = ENT_TELEPORT;
+    memset(e->origin, 0, sizeof e->origin);
+    qw_vec_copy(m->mins, e->mins);
+    qw_vec_copy(m->maxs, e->maxs);
+    e->modelindex = 0;
+    e->visible = false; /* never sent to clients */
+    qw_vec_copy(dest, e->dest_origin);
+    e->dest_yaw = yaw;
+    sv_entity_link(e, QW_SOLID_TRIGGER);
+}
+
+/* id's teleporters: arrive 27 units above the destination, facing its direction, pushed
+ * forward at 300; whoever stands there is telefragged. */
+static bool teleport(sv_client *cl, sv_player *p, const sv_entity *t)
+{
+    float angles[3] = {0, t->dest_yaw, 0}, forward[3], right[3], up[3];
+    qw_angle_vectors(angles, forward, right, up);
+    float fog[3];
+    qw_vec_ma(t->dest_origin, 32.0f, forward, fog);
+    sv_event_temp_entity(TE_TELEPORT, p->origin);
+    sv_event_temp_entity(TE_TELEPORT, fog);
+    qw_vec_copy(t->dest_origin, p->origin);
+    qw_vec_ma(zero_vec, 300.0f, forward, p->velocity);
+    qw_vec_copy(angles, p->angles);
+    p->setangle = true;
+    p->onground = 0;
+    qw_area_relink_object(&sv.area, &p->link, p->origin);
+    return sv_combat_telefrag(cl->slot, p->origin);
+}
+
+QW_TM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p)
+{
+    qw_area_object *touched[16];
+    int n = qw_area_query_box(&sv.area, p->link.absmin, p->link.absmax, QW_SOLID_TRIGGER,
+                              touched, 16);
+    if (n > 16)
+        n = 16;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        sv_entity *e = touched[i]->user;
+        if (!e)
+            continue;
+        if (e->kind == ENT_ITEM && e->visible) {
+            ok &= sv_items_touch(cl, p, e);
+        } else if (e->kind == ENT_TELEPORT) {
+            ok &= teleport(cl, p, e);
+            break; /* the old neighbourhood's triggers no longer apply */
+        }
+    }
+    return ok;
+}

@@ -1,0 +1,157 @@
+/* Weapons (see weapons.h). */
+#include "game/weapons.h"
+
+#include <string.h>
+
+#include "game/combat.h"
+#include "game/entities.h"
+#include "sv_events.h"
+#include "sv_game.h"
+#include "sv_math.h"
+
+static const float zero_vec[3] = {0, 0, 0};
+#define SHOTGUN_PELLETS 6
+#define SHOTGUN_DAMAGE 4
+#define ROCKET_SPEED 1000.0f
+
+/* Where shots leave a player (16 units above the origin) and the view vectors. */
+static void weapon_aim(const sv_player *p, const float angles[3], float src[3], float forward[3],
+                       float right[3], float up[3])
+{
+    qw_angle_vectors(angles, forward, right, up);
+    qw_vec_copy(p->origin, src);
+    src[2] += 16;
+}
+
+/* One instant hit from src toward end: blood and damage on a player, a puff on a wall. */
+static bool hitscan(sv_client *cl, sv_player *p, const float src[3], const float end[3],
+                    int damage, sv_damage_cause cause)
+{
+    qw_trace tr;
+    qw_world_move(&sv.area, src, zero_vec, zero_vec, end, QW_MOVE_NORMAL, &p->link, &tr);
+    sv_player *victim = sv_player_for_object(tr.ent);
+    if (victim) {
+        sv_event_temp_entity(TE_BLOOD, tr.endpos);
+        return sv_game_damage((int)(victim - sv.players), cl->slot, damage, src, cause);
+    }
+    if (tr.fraction < 1.0f)
+        sv_event_temp_entity(TE_GUNSHOT, tr.endpos);
+    return true;
+}
+
+static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
+{
+    p->shells--;
+    p->attack_finished = sv.time + 0.5;
+    float forward[3], right[3], up[3], src[3];
+    weapon_aim(p, angles, src, forward, right, up);
+    bool ok = true;
+    for (int i = 0; i < SHOTGUN_PELLETS; i++) {
+        float dir[3], end[3];
+        qw_vec_ma(forward, 0.04f * sv_crandom(&p->random_state), right, dir);
+        qw_vec_ma(dir, 0.04f * sv_crandom(&p->random_state), up, dir);
+        qw_vec_ma(src, 2048.0f, dir, end);
+        ok &= hitscan(cl, p, src, end, SHOTGUN_DAMAGE, DMG_SHOTGUN);
+    }
+    sv_event_sound(cl->slot + 1, 1, sv.sound_shotgun, p->origin);
+    return ok;
+}
+
+static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
+{
+    sv_entity *e = sv_entity_alloc();
+    if (!e)
+        return;
+    p->rockets--;
+    p->attack_finished = sv.time + 0.8;
+    float forward[3], right[3], up[3], src[3];
+    weapon_aim(p, angles, src, forward, right, up);
+    e->kind = ENT_ROCKET;
+    qw_vec_ma(src, 8.0f, forward, e->origin);
+    qw_vec_ma(zero_vec, ROCKET_SPEED, forward, e->velocity);
+    e->angles[0] = -angles[0]; /* model pitch is the view pitch inverted */
+    e->angles[1] = angles[1];
+    e->angles[2] = 0;
+    e->modelindex = sv.model_missile;
+    e->frame = e->skinnum = 0;
+    e->effects = 0;
+    e->visible = true;
+    e->owner_slot = cl->slot;
+    e->die_time = sv.time + 5.0;
+    memset(&e->baseline, 0, sizeof e->baseline);
+    e->baseline.number = e->number;
+    memset(e->mins, 0, sizeof e->mins);
+    memset(e->maxs, 0, sizeof e->maxs);
+    sv_entity_link(e, QW_SOLID_NOT); /* linked only for its PVS leafs; it moves by traces */
+    sv_event_sound(cl->slot + 1, 1, sv.sound_rocket_fire, p->origin);
+}
+
+static bool fire_axe(sv_client *cl, sv_player *p, const float angles[3])
+{
+    p->attack_finished = sv.time + 0.5;
+    float forward[3], right[3], up[3], src[3], end[3];
+    weapon_aim(p, angles, src, forward, right, up);
+    qw_vec_ma(src, 64.0f, forward, end);
+    return hitscan(cl, p, src, end, 20, DMG_AXE);
+}
+
+QW_TM_SAFE void sv_weapons_select(sv_player *p, int impulse)
+{
+    if (impulse == 1)
+        p->weapon = IT_AXE;
+    else if (impulse == 2 && (p->items & IT_SHOTGUN))
+        p->weapon = IT_SHOTGUN;
+    else if (impulse == 7 && (p->items & IT_ROCKET_LAUNCHER))
+        p->weapon = IT_ROCKET_LAUNCHER;
+}
+
+QW_TM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[3])
+{
+    if (sv.time < p->attack_finished)
+        return true;
+    if (p->weapon == IT_ROCKET_LAUNCHER && p->rockets > 0) {
+        fire_rocket(cl, p, angles);
+        return true;
+    }
+    if (p->weapon != IT_AXE && p->shells > 0)
+        return fire_shotgun(cl, p, angles);
+    return fire_axe(cl, p, angles);
+}
+
+static void explode_rocket(sv_entity *e, const qw_trace *tr)
+{
+    float at[3];
+    qw_vec_copy(tr->endpos, at);
+    /* back off the surface so the explosion is not inside the wall */
+    float dir[3];
+    qw_vec_copy(e->velocity, dir);
+    qw_vec_normalize(dir);
+    qw_vec_ma(at, -8.0f, dir, at);
+    sv_player *direct = sv_player_for_object(tr->ent);
+    int attacker = e->owner_slot;
+    if (direct)
+        sv_game_damage((int)(direct - sv.players), attacker, 100, at, DMG_ROCKET);
+    sv_combat_radius_damage(at, attacker, 120.0f, direct);
+    sv_event_temp_entity(TE_EXPLOSION, at);
+    sv_event_sound(e->number, 0, sv.sound_explode, at);
+    sv_entity_free(e);
+}
+
+void sv_weapons_rocket_think(sv_entity *e, double dt)
+{
+    if (sv.time >= e->die_time) {
+        sv_entity_free(e);
+        return;
+    }
+    float end[3];
+    qw_vec_ma(e->origin, (float)dt, e->velocity, end);
+    const qw_area_object *owner = e->owner_slot >= 0 ? &sv.players[e->owner_slot].link : NULL;
+    qw_trace tr;
+    qw_world_move(&sv.area, e->origin, zero_vec, zero_vec, end, QW_MOVE_MISSILE, owner, &tr);
+    if (tr.startsolid || tr.allsolid || tr.fraction < 1.0f) {
+        explode_rocket(e, &tr);
+        return;
+    }
+    qw_vec_copy(end, e->origin);
+    qw_area_relink_object(&sv.area, &e->link, e->origin);
+}

@@ -1,0 +1,16 @@
+/* Weapons (QuakeC's weapons.qc): the axe, the shotgun (six hitscan pellets) and the rocket
+ * launcher (a projectile moved in U that explodes with splash damage). */
+#ifndef SV_GAME_WEAPONS_H
+#define SV_GAME_WEAPONS_H
+
+#include "server.h"
+
+/* RP, inside CS_MOVE_COMMAND: impulse 1 axe, 2 shotgun, 7 rocket launcher (if carried). */
+QW_TM_SAFE void sv_weapons_select(sv_player *p, int impulse);
+/* RP, inside CS_MOVE_COMMAND: the attack button of cl's player with the view angles. False
+ * if a reliable queue overflowed (a kill's messages). */
+QW_TM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[3]);
+/* U: moves a rocket by dt seconds; it explodes on whatever it hits or dies after 5 s. */
+void sv_weapons_rocket_think(sv_entity *e, double dt);
+
+#endif
