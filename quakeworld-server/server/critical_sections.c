@@ -19,6 +19,7 @@ const char *sv_sync_name(sv_sync_mode mode)
     case SYNC_LOCK: return "lock";
     case SYNC_STM: return "stm";
     case SYNC_STMLOCK: return "stmlock";
+    case SYNC_REGION: return "region";
     default: return "none";
     }
 }

@@ -26,6 +26,11 @@
  *
  * -sync modes (one switch, same section bodies):
  *   lock     one global re-entrant lock around each section (the paper's LOCK)
+ *   region   the original parallel server's fine-grained locks (the paper's baseline, see
+ *            sv_region.h): a move command locks the areanode leaves its reach meets, in
+ *            tree order; rare sections that read every player lock all of them; reliable
+ *            queues, the global state buffer and entity numbers have locks of their own,
+ *            taken inside the primitives that the section bodies call
  *   stm      each section is a __transaction_atomic block on libtm/libitm
  *   stmlock  the transaction runs while holding the global lock (instrumentation cost, no
  *            aborts; the paper's STM_LOCK)
@@ -39,7 +44,8 @@
  * _ITM_addUserCommitAction when the enclosing transaction commits). A body that hits an
  * error (e.g. a reliable queue overflowing half way through a kill) returns false from a
  * CRITICAL_SECTION_CANCELLABLE: in stm/stmlock modes the whole section is rolled back with
- * __transaction_cancel (failure atomicity); in lock mode its partial effects stay. */
+ * __transaction_cancel (failure atomicity); in lock and region modes its partial effects
+ * stay. */
 #ifndef SV_CRITICAL_SECTIONS_H
 #define SV_CRITICAL_SECTIONS_H
 
@@ -57,7 +63,7 @@ typedef enum sv_cs_id {
 
 extern const char *const sv_cs_names[CS_COUNT];
 
-typedef enum sv_sync_mode { SYNC_NONE, SYNC_LOCK, SYNC_STM, SYNC_STMLOCK } sv_sync_mode;
+typedef enum sv_sync_mode { SYNC_NONE, SYNC_LOCK, SYNC_STM, SYNC_STMLOCK, SYNC_REGION } sv_sync_mode;
 
 extern sv_sync_mode sv_sync;
 
@@ -66,20 +72,28 @@ const char *sv_sync_name(sv_sync_mode mode);
 /* The global re-entrant lock (lock and stmlock modes). */
 void sv_global_lock(void);
 void sv_global_unlock(void);
+/* -sync region: the locks section `id` needs (for CS_MOVE_COMMAND: the ones that
+ * sv_region_plan_move chose), and their release (sv_region.c). */
+void sv_region_enter(sv_cs_id id);
+void sv_region_leave(void);
 /* Counts section entries per thread (for the statistics). */
 void sv_cs_count(sv_cs_id id);
 
 #ifdef SV_WITHOUT_TM
-/* Built without -fgnu-tm (e.g. for ThreadSanitizer runs of the lock mode): only lock and
- * none exist; main() refuses stm/stmlock in such a build. */
+/* Built without -fgnu-tm (e.g. for ThreadSanitizer runs of the lock and region modes): only
+ * lock, region and none exist; main() refuses stm/stmlock in such a build. */
 #define SV_HAVE_TM 0
 #define CRITICAL_SECTION(id, ...)                                                         \
     do {                                                                                  \
         sv_cs_count(id);                                                                  \
-        if (sv_sync != SYNC_NONE)                                                         \
+        if (sv_sync == SYNC_REGION)                                                       \
+            sv_region_enter(id);                                                          \
+        else if (sv_sync != SYNC_NONE)                                                    \
             sv_global_lock();                                                             \
         { __VA_ARGS__ }                                                                   \
-        if (sv_sync != SYNC_NONE)                                                         \
+        if (sv_sync == SYNC_REGION)                                                       \
+            sv_region_leave();                                                            \
+        else if (sv_sync != SYNC_NONE)                                                    \
             sv_global_unlock();                                                           \
     } while (0)
 #define CRITICAL_SECTION_CANCELLABLE(id, ok, expr)                                        \
@@ -103,6 +117,11 @@ void sv_cs_count(sv_cs_id id);
             sv_global_lock();                                                             \
             { __VA_ARGS__ }                                                               \
             sv_global_unlock();                                                           \
+            break;                                                                        \
+        case SYNC_REGION:                                                                 \
+            sv_region_enter(id);                                                          \
+            { __VA_ARGS__ }                                                               \
+            sv_region_leave();                                                            \
             break;                                                                        \
         case SYNC_NONE:                                                                   \
         default: { __VA_ARGS__ } break;                                                   \
@@ -129,6 +148,11 @@ void sv_cs_count(sv_cs_id id);
             sv_global_lock();                                                             \
             (ok) = (expr);                                                                \
             sv_global_unlock();                                                           \
+            break;                                                                        \
+        case SYNC_REGION:                                                                 \
+            sv_region_enter(id);                                                          \
+            (ok) = (expr);                                                                \
+            sv_region_leave();                                                            \
             break;                                                                        \
         case SYNC_NONE:                                                                   \
         default: (ok) = (expr); break;                                                    \

@@ -12,6 +12,7 @@
 #include "sv_log.h"
 #include "sv_map.h"
 #include "sv_net.h"
+#include "sv_region.h"
 #include "sv_stats.h"
 
 sv_server sv;
@@ -30,7 +31,9 @@ static void usage(FILE *out)
 "  -port N           UDP port (default 27500)\n"
 "  -ip ADDR          address to bind (default: all; use 127.0.0.1 for local tests)\n"
 "  -threads N        threads serving clients, master included (1..%d, default 1)\n"
-"  -sync MODE        lock | stm | stmlock | none (default lock; none needs -threads 1)\n"
+"  -sync MODE        lock | region | stm | stmlock | none (default lock; none needs\n"
+"                    -threads 1): one global lock, the areanode region locks, transactions,\n"
+"                    transactions under the global lock, or nothing\n"
 "  -maxclients N     player slots (1..%d, default 16)\n"
 "  -stats SECONDS    print statistics every SECONDS (and always on exit)\n"
 "  -waitall          start each frame's request processing only when every client has\n"
@@ -141,10 +144,12 @@ static int parse_args(int argc, char **argv, sv_options *o)
                 o->sync = SYNC_STM;
             else if (v && !strcmp(v, "stmlock"))
                 o->sync = SYNC_STMLOCK;
+            else if (v && !strcmp(v, "region"))
+                o->sync = SYNC_REGION;
             else if (v && !strcmp(v, "none"))
                 o->sync = SYNC_NONE;
             else {
-                fprintf(stderr, "qwsv: -sync must be lock, stm, stmlock or none (got %s)\n",
+                fprintf(stderr, "qwsv: -sync must be lock, region, stm, stmlock or none (got %s)\n",
                         v ? v : "nothing");
                 return -1;
             }
@@ -185,6 +190,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
     }
+    if (sv.opt.sync == SYNC_REGION)
+        sv_region_init();
     sv.sock = sv_net_open(sv.opt.ip, sv.opt.port, err, sizeof err);
     if (sv.sock < 0) {
         fprintf(stderr, "qwsv: %s\n", err);

@@ -121,7 +121,7 @@ typedef struct sv_player {
     float waterjumptime;
     int health, armor;
     float armortype;
-    int items;                        /* IT_* weapons and armour bits */
+    int items;                        /* IT_* weapon bits (armour: armortype) */
     int shells, rockets;
     int weapon;                       /* IT_SHOTGUN, IT_ROCKET_LAUNCHER, IT_AXE */
     int frags;

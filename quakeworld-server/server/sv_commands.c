@@ -12,6 +12,7 @@
 #include "sv_client.h"
 #include "sv_game.h"
 #include "sv_log.h"
+#include "sv_region.h"
 #include "sv_reliable.h"
 #include "sv_tokenize.h"
 #include "sv_userinfo.h"
@@ -246,7 +247,7 @@ static bool enter_world(sv_client *cl)
 {
     if (!sv_game_spawn_player(cl->slot))
         return false;
-    cl->state = CL_SPAWNED;
+    sv_reliable_mark_spawned(cl);
     return true;
 }
 
@@ -327,6 +328,7 @@ static void cmd_kill(sv_client *cl)
     if (cl->state != CL_SPAWNED)
         return;
     bool ok;
+    sv_region_plan_move(cl, NULL);
     CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok,
                                  sv_game_damage(cl->slot, cl->slot, 1000,
                                                 sv.players[cl->slot].origin, DMG_SUICIDE));

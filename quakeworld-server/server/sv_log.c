@@ -12,6 +12,7 @@
 #include "sv_clock.h"
 
 
+#ifndef SV_WITHOUT_TM
 /* The libitm ABI entry points used here (declared by hand: GCC ships no libitm.h). */
 typedef uint64_t sv_itm_transaction_id;
 extern int _ITM_inTransaction(void) __attribute__((transaction_pure));
@@ -20,6 +21,7 @@ extern void _ITM_addUserCommitAction(void (*fn)(void *), sv_itm_transaction_id r
 extern void _ITM_addUserUndoAction(void (*fn)(void *), void *arg)
     __attribute__((transaction_pure));
 #define SV_ITM_NO_TRANSACTION_ID 1
+#endif
 
 static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -41,6 +43,15 @@ void sv_log(const char *fmt, ...)
     log_line(line);
 }
 
+#ifdef SV_WITHOUT_TM
+void sv_log_deferred(const char *prefix, const char *text)
+{
+    char line[512];
+    snprintf(line, sizeof line, "%s%s", prefix, text);
+    line[strcspn(line, "\n")] = 0;
+    log_line(line); /* no transactions in this build */
+}
+#else
 static void commit_print(void *arg)
 {
     log_line(arg);
@@ -70,6 +81,7 @@ void sv_log_deferred(const char *prefix, const char *text)
     _ITM_addUserCommitAction(commit_print, SV_ITM_NO_TRANSACTION_ID, copy);
     _ITM_addUserUndoAction(undo_free, copy);
 }
+#endif
 
 void sv_log_bad_client_packet(sv_client *cl, const char *why)
 {

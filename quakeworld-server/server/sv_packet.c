@@ -6,11 +6,13 @@
 #include "sv_game.h"
 #include "sv_log.h"
 #include "sv_parse.h"
+#include "sv_region.h"
 #include "sv_stats.h"
 
 static void run_command(sv_client *cl, const qw_usercmd *cmd)
 {
     bool ok;
+    sv_region_plan_move(cl, cmd);
     CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(cl, cmd));
     if (!ok)
         sv_client_request_drop(cl, "reliable message overflow");
@@ -29,14 +31,6 @@ static void process_packet(sv_client *cl, const uint8_t *data, size_t len)
     }
     cl->send_reply = true;
     st->packets++;
-
-    /* the round trip of the frame this packet acknowledges */
-    sv_client_frame *acked = &cl->frames[cl->netchan.incoming_acknowledged & QW_UPDATE_MASK];
-    if (acked->senttime > 0) {
-        double rtt = (sv.realtime - acked->senttime) * 1000.0;
-        cl->ping_ms = cl->ping_ms ? cl->ping_ms * 0.9 + rtt * 0.1 : rtt;
-        acked->senttime = 0;
-    }
 
     static __thread sv_parsed_message m;
     if (!sv_parse_client_message(payload.data + payload.pos, qw_reader_remaining(&payload),

@@ -3,11 +3,19 @@
 
 #include <string.h>
 
-QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len)
+#include "sv_region.h"
+
+/* The queue's lock in -sync region (a no-op otherwise): its slot, not cl->slot, which a
+ * never used slot has not set. */
+QW_TM_SAFE static int slot_of(const sv_client *cl)
+{
+    return (int)(cl - sv.clients);
+}
+
+/* Appends one whole message (the queue's lock held in -sync region). */
+QW_TM_SAFE static bool append(sv_client *cl, const void *data, size_t len)
 {
     sv_reliable *q = &cl->reliable;
-    if (cl->state == CL_FREE)
-        return true; /* nobody to deliver to: not an error */
     if (len > QW_MAX_MSGLEN || q->overflowed) {
         q->overflowed = true;
         return false;
@@ -29,6 +37,22 @@ QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len)
     b->len = (uint16_t)len;
     q->count++;
     return true;
+}
+
+QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len)
+{
+    sv_region_lock_client(slot_of(cl));
+    /* a client that left has nobody to deliver to: not an error */
+    bool ok = cl->state == CL_FREE || append(cl, data, len);
+    sv_region_unlock_client(slot_of(cl));
+    return ok;
+}
+
+QW_TM_SAFE void sv_reliable_mark_spawned(sv_client *cl)
+{
+    sv_region_lock_client(slot_of(cl));
+    cl->state = CL_SPAWNED;
+    sv_region_unlock_client(slot_of(cl));
 }
 
 /* Builds svc_print (level, text) in buf; returns its length, 0 if it does not fit. */
@@ -64,8 +88,10 @@ QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len)
     bool ok = true;
     for (int i = 0; i < QW_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
+        sv_region_lock_client(i);
         if (cl->state == CL_CONNECTED || cl->state == CL_SPAWNED)
-            ok &= sv_reliable_write(cl, data, len);
+            ok &= append(cl, data, len);
+        sv_region_unlock_client(i);
     }
     return ok;
 }

@@ -10,6 +10,9 @@
 
 /* Appends one whole message. False if it does not fit (queue marked overflowed). */
 QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len);
+/* A client entering the game: broadcasts look at its state (under its queue's lock in
+ * -sync region). */
+QW_TM_SAFE void sv_reliable_mark_spawned(sv_client *cl);
 /* svc_print / svc_stufftext helpers (build the message on the stack, then append). */
 QW_TM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text);
 QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text);

@@ -169,11 +169,24 @@ static void write_events(sv_client *cl, qw_sizebuf *sb)
     cl->events_sent_frame = sv.framenum;
 }
 
+/* The round trip of the frame the client's last packet acknowledges. Measured here in S by
+ * the client's own worker: in RP others read the ping (a newcomer's scoreboard). */
+static void update_ping(sv_client *cl)
+{
+    sv_client_frame *acked = &cl->frames[cl->netchan.incoming_acknowledged & QW_UPDATE_MASK];
+    if (acked->senttime > 0) {
+        double rtt = (sv.realtime - acked->senttime) * 1000.0;
+        cl->ping_ms = cl->ping_ms ? cl->ping_ms * 0.9 + rtt * 0.1 : rtt;
+        acked->senttime = 0;
+    }
+}
+
 void sv_send_client(sv_client *cl)
 {
     if (!cl->send_reply || cl->state < CL_CONNECTED)
         return;
     cl->send_reply = false;
+    update_ping(cl);
     /* answer with the sequence of the packet we got, so frame slots line up on both sides */
     if (cl->netchan.incoming_sequence >= cl->netchan.outgoing_sequence)
         cl->netchan.outgoing_sequence = cl->netchan.incoming_sequence;

@@ -14,6 +14,7 @@ static qw_areanode *create_node(qw_area *area, int depth, const float mins[3], c
     qw_areanode *node = &area->nodes[area->num_nodes++];
     list_clear(&node->trigger_objects);
     list_clear(&node->solid_objects);
+    node->list_lock = NULL;
     if (depth == QW_AREA_DEPTH) {
         node->axis = -1;
         node->dist = 0;
@@ -40,10 +41,33 @@ void qw_area_init(qw_area *area, const qw_bsp *bsp)
     create_node(area, 0, bsp->models[0].mins, bsp->models[0].maxs);
 }
 
+void qw_area_enable_list_locks(qw_area *area)
+{
+    for (int n = 0; n < area->num_nodes; n++) {
+        pthread_mutex_init(&area->list_locks[n], NULL);
+        area->nodes[n].list_lock = &area->list_locks[n];
+    }
+}
+
+/* Pure: the mutex is no transactional memory, and list_lock is NULL in the transactional
+ * modes (they never enable the locks), so inside a transaction these return at once. */
+QW_TM_PURE static void lock_list(const qw_areanode *node)
+{
+    if (node->list_lock)
+        pthread_mutex_lock(node->list_lock);
+}
+
+QW_TM_PURE static void unlock_list(const qw_areanode *node)
+{
+    if (node->list_lock)
+        pthread_mutex_unlock(node->list_lock);
+}
+
 void qw_area_object_init(qw_area_object *obj)
 {
     obj->area.prev = obj->area.next = NULL;
     obj->node = NULL;
+    obj->list = NULL;
     for (int i = 0; i < 3; i++)
         obj->origin[i] = obj->mins[i] = obj->maxs[i] = obj->absmin[i] = obj->absmax[i] = 0;
     obj->solid = QW_SOLID_NOT;
@@ -56,12 +80,16 @@ void qw_area_object_init(qw_area_object *obj)
 
 QW_TM_SAFE void qw_area_unlink_object(qw_area_object *obj)
 {
-    if (!obj->node)
+    qw_areanode *node = obj->node;
+    if (!node)
         return;
+    lock_list(node);
     obj->area.prev->next = obj->area.next;
     obj->area.next->prev = obj->area.prev;
     obj->area.prev = obj->area.next = NULL;
+    unlock_list(node);
     obj->node = NULL;
+    obj->list = NULL;
 }
 
 /* The deepest node whose region holds the box whole. Pure: like nodes_meeting_box below, it
@@ -83,7 +111,6 @@ QW_TM_PURE static qw_areanode *node_holding_box(qw_area *area, const float absmi
 
 QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
 {
-    qw_area_unlink_object(obj);
     /* Widened by 1 so that objects exactly touching still find each other. Computed in locals:
      * the (pure) leaf search must not see the shared object, only private copies. */
     float absmin[3], absmax[3];
@@ -91,25 +118,52 @@ QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
         float widen = i < 2 && (obj->flags & QW_AREA_FLAG_ITEM) ? 15 : 1;
         absmin[i] = obj->origin[i] + obj->mins[i] - widen;
         absmax[i] = obj->origin[i] + obj->maxs[i] + widen;
-        obj->absmin[i] = absmin[i];
-        obj->absmax[i] = absmax[i];
     }
     short leafnums[QW_MAX_ENT_LEAFS];
     int num_leafs = qw_bsp_box_leafs(area->bsp, absmin, absmax, leafnums, QW_MAX_ENT_LEAFS);
     for (int i = 0; i < num_leafs; i++)
         obj->leafnums[i] = leafnums[i];
     obj->num_leafs = num_leafs;
-    if (obj->solid == QW_SOLID_NOT)
-        return;
 
-    qw_areanode *node = node_holding_box(area, absmin, absmax);
-    qw_area_link *head = obj->solid == QW_SOLID_TRIGGER ? &node->trigger_objects
-                                                         : &node->solid_objects;
+    qw_areanode *node = NULL;
+    qw_area_link *head = NULL;
+    if (obj->solid != QW_SOLID_NOT) {
+        node = node_holding_box(area, absmin, absmax);
+        head = obj->solid == QW_SOLID_TRIGGER ? &node->trigger_objects : &node->solid_objects;
+    }
+    if (node && obj->node == node && obj->list == head) {
+        /* stays where it is: most moves are small, and leaving the list alone keeps moves of
+         * different objects from writing the same list pointers */
+        lock_list(node);
+        for (int i = 0; i < 3; i++) {
+            obj->absmin[i] = absmin[i];
+            obj->absmax[i] = absmax[i];
+        }
+        unlock_list(node);
+        return;
+    }
+    qw_area_unlink_object(obj);
+    for (int i = 0; i < 3; i++) {
+        obj->absmin[i] = absmin[i];
+        obj->absmax[i] = absmax[i];
+    }
+    if (!node)
+        return;
+    lock_list(node);
     obj->area.next = head;
     obj->area.prev = head->prev;
     head->prev->next = &obj->area;
     head->prev = &obj->area;
+    unlock_list(node);
     obj->node = node;
+    obj->list = head;
+}
+
+QW_TM_SAFE void qw_area_set_solid(qw_area *area, qw_area_object *obj, int solid)
+{
+    qw_area_unlink_object(obj);
+    obj->solid = solid;
+    qw_area_link_object(area, obj);
 }
 
 QW_TM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3])
@@ -151,6 +205,27 @@ QW_TM_PURE static int nodes_meeting_box(const qw_areanode *node, const float min
     return count;
 }
 
+QW_TM_PURE qw_area_nodeset qw_area_nodes_meeting(const qw_area *area, const float mins[3],
+                                                 const float maxs[3], int leaves_only)
+{
+    const qw_areanode *nodes[QW_AREA_NODES];
+    int n = nodes_meeting_box(&area->nodes[0], mins, maxs, nodes, 0);
+    qw_area_nodeset set = 0;
+    for (int i = 0; i < n; i++)
+        if (!leaves_only || nodes[i]->axis == -1)
+            set |= (qw_area_nodeset)1 << (nodes[i] - area->nodes);
+    return set;
+}
+
+QW_TM_PURE qw_area_nodeset qw_area_all_leaves(const qw_area *area)
+{
+    qw_area_nodeset set = 0;
+    for (int i = 0; i < area->num_nodes; i++)
+        if (area->nodes[i].axis == -1)
+            set |= (qw_area_nodeset)1 << i;
+    return set;
+}
+
 QW_TM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const float maxs[3],
                                  int kind, qw_area_object **out, int max)
 {
@@ -165,6 +240,7 @@ QW_TM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const
     for (int n = 0; n < num_nodes; n++) {
         const qw_area_link *head = kind == QW_SOLID_TRIGGER ? &nodes[n]->trigger_objects
                                                              : &nodes[n]->solid_objects;
+        lock_list(nodes[n]);
         for (qw_area_link *l = head->next; l != head; l = l->next) {
             qw_area_object *obj = object_of(l);
             if (!boxes_overlap(obj->absmin, obj->absmax, lo, hi))
@@ -173,6 +249,7 @@ QW_TM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const
                 out[count] = obj;
             count++;
         }
+        unlock_list(nodes[n]);
     }
     return count;
 }
@@ -249,9 +326,13 @@ QW_TM_SAFE static void clip_to_links(const qw_area *area, move_clip *clip)
 {
     const qw_areanode *nodes[QW_AREA_NODES];
     int num_nodes = nodes_meeting_box(&area->nodes[0], clip->boxmins, clip->boxmaxs, nodes, 0);
-    for (int n = 0; n < num_nodes; n++)
-        if (!clip_to_node(nodes[n], clip))
+    for (int n = 0; n < num_nodes; n++) {
+        lock_list(nodes[n]);
+        int go_on = clip_to_node(nodes[n], clip);
+        unlock_list(nodes[n]);
+        if (!go_on)
             return;
+    }
 }
 
 QW_TM_SAFE void qw_world_move(const qw_area *area, const float start[3], const float mins[3],

@@ -4,9 +4,13 @@
  * the nodes it overlaps. The server embeds a qw_area_object in each of its entities.
  *
  * Link, unlink, relink and qw_world_move are transaction_safe (called inside the server's
- * __transaction_atomic blocks); the tree itself holds no locks. */
+ * __transaction_atomic blocks). The tree holds no locks unless qw_area_enable_list_locks was
+ * called (for callers that synchronise with locks of their own, see that function). */
 #ifndef QW_AREA_H
 #define QW_AREA_H
+
+#include <pthread.h>
+#include <stdint.h>
 
 #include "bsp.h"
 #include "trace.h"
@@ -45,6 +49,7 @@ typedef struct qw_area_link {
 typedef struct qw_area_object {
     qw_area_link area;               /* tree's: membership in an areanode list */
     struct qw_areanode *node;        /* tree's: the node holding it, NULL when unlinked */
+    qw_area_link *list;              /* tree's: the list of that node it is in */
     float origin[3];
     float mins[3], maxs[3];          /* relative to origin */
     float absmin[3], absmax[3];      /* computed on link: origin + mins/maxs, widened by 1
@@ -64,24 +69,50 @@ typedef struct qw_areanode {
     struct qw_areanode *children[2]; /* [0] above dist, [1] below */
     qw_area_link trigger_objects;
     qw_area_link solid_objects;
+    pthread_mutex_t *list_lock;      /* NULL unless qw_area_enable_list_locks */
 } qw_areanode;
 
 typedef struct qw_area {
     const qw_bsp *bsp;
     qw_areanode nodes[QW_AREA_NODES];
     int num_nodes;
+    pthread_mutex_t list_locks[QW_AREA_NODES];  /* used after qw_area_enable_list_locks */
 } qw_area;
+
+/* A set of nodes, bit n = nodes[n]. The nodes are numbered in tree order (a node before its
+ * children, children[0]'s subtree first), so taking locks by increasing bit is one fixed
+ * order for everybody. */
+typedef uint64_t qw_area_nodeset;
 
 /* Builds the tree over the world model's bounds. The area keeps a pointer to bsp. */
 void qw_area_init(qw_area *area, const qw_bsp *bsp);
 
+/* For callers that run area operations from several threads under locks of their own (qwsv's
+ * -sync region): from now on every scan and every change of a node's object list holds that
+ * node's mutex, so lists stay whole and an object's absmin/absmax/solid, which change only
+ * under that mutex or while the object is unlinked, read consistently in a scan. Everything
+ * else about an object (origin, the server's data behind `user`) is the caller's to protect.
+ * Call once, single-threaded, after qw_area_init. */
+void qw_area_enable_list_locks(qw_area *area);
+
+/* The nodes whose region meets mins..maxs (X/Y only: nodes split the world in X and Y, each
+ * holds its full height); leaves_only: only the leaf nodes among them. */
+QW_TM_PURE qw_area_nodeset qw_area_nodes_meeting(const qw_area *area, const float mins[3],
+                                                 const float maxs[3], int leaves_only);
+/* Every leaf node of the tree. */
+QW_TM_PURE qw_area_nodeset qw_area_all_leaves(const qw_area *area);
+
 /* Prepares an object for use (empty links, not linked). Call once before filling it. */
 void qw_area_object_init(qw_area_object *obj);
 
-/* Links obj by its current origin/mins/maxs/solid (unlinking it first if linked). Objects with
- * QW_SOLID_NOT are linked into no list but still get their absmin/absmax and leafs. */
+/* Links obj by its current origin/mins/maxs/solid (an object already linked moves to the node
+ * its new box belongs to; one that stays in its node keeps its place in the list). Objects
+ * with QW_SOLID_NOT are linked into no list but still get their absmin/absmax and leafs. */
 QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj);
 QW_TM_SAFE void qw_area_unlink_object(qw_area_object *obj);
+/* Changes obj's solid type and relinks it (the type decides the list it is in, so it is
+ * changed while the object is in none). */
+QW_TM_SAFE void qw_area_set_solid(qw_area *area, qw_area_object *obj, int solid);
 /* Moves obj to new_origin and relinks it. */
 QW_TM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3]);
 

@@ -40,8 +40,7 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
     bool ok = true;
     p->dead = true;
     p->death_time = sv.time;
-    p->link.solid = QW_SOLID_NOT;
-    qw_area_link_object(&sv.area, &p->link);
+    qw_area_set_solid(&sv.area, &p->link, QW_SOLID_NOT);
     p->velocity[2] += 100;
     p->weaponframe = 0;
 
@@ -85,10 +84,8 @@ QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float
     if (save > p->armor)
         save = p->armor;
     p->armor -= save;
-    if (p->armor == 0) {
+    if (p->armor == 0)
         p->armortype = 0;
-        p->items &= ~(IT_ARMOR1 | IT_ARMOR2 | IT_ARMOR3);
-    }
     int take = amount - save;
     p->health -= take;
     p->dmg_take += take;

@@ -5,19 +5,24 @@
 
 #include "sv_game.h"
 #include "sv_math.h"
+#include "sv_region.h"
 
-QW_TM_SAFE sv_entity *sv_entity_alloc(void)
+QW_TM_SAFE sv_entity *sv_entity_alloc(sv_entity_kind kind)
 {
-    for (int n = SV_FIRST_NONPLAYER; n < SV_MAX_ENTITIES; n++) {
+    sv_entity *found = NULL;
+    sv_region_lock_entities();
+    for (int n = SV_FIRST_NONPLAYER; n < SV_MAX_ENTITIES && !found; n++) {
         sv_entity *e = &sv.entities[n];
         if (e->kind == ENT_FREE && (e->die_time == 0 || sv.time - e->die_time > 0.5)) {
+            e->kind = kind;
             e->number = n;
             if (n >= sv.num_entities)
                 sv.num_entities = n + 1;
-            return e;
+            found = e;
         }
     }
-    return NULL;
+    sv_region_unlock_entities();
+    return found;
 }
 
 QW_TM_SAFE void sv_entity_free(sv_entity *e)
@@ -51,10 +56,9 @@ QW_TM_SAFE sv_player *sv_player_for_object(const qw_area_object *obj)
 void sv_game_spawn_brush(int submodel, bool solid)
 {
     const qw_bsp_model *m = qw_bsp_get_model(sv.bsp, submodel);
-    sv_entity *e = m ? sv_entity_alloc() : NULL;
+    sv_entity *e = m ? sv_entity_alloc(ENT_BRUSH) : NULL;
     if (!e)
         return;
-    e->kind = ENT_BRUSH;
     memset(e->origin, 0, sizeof e->origin);
     memset(e->angles, 0, sizeof e->angles);
     qw_vec_copy(m->mins, e->mins);

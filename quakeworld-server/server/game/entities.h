@@ -7,7 +7,7 @@
 
 /* A free entity (its number not reused for half a second after it was freed, so clients do
  * not blend the old entity into the new one), or NULL when all are in use. */
-QW_TM_SAFE sv_entity *sv_entity_alloc(void);
+QW_TM_SAFE sv_entity *sv_entity_alloc(sv_entity_kind kind);
 QW_TM_SAFE void sv_entity_free(sv_entity *e);
 /* Links the entity's link object with its origin and box (copied from the entity). */
 QW_TM_SAFE void sv_entity_link(sv_entity *e, int solid);

@@ -18,10 +18,9 @@ static bool item_is_box(int item)
 
 void sv_game_spawn_item(int item, const float origin[3])
 {
-    sv_entity *e = sv_entity_alloc();
+    sv_entity *e = sv_entity_alloc(ENT_ITEM);
     if (!e)
         return;
-    e->kind = ENT_ITEM;
     e->item = item;
     qw_vec_copy(origin, e->origin);
     memset(e->angles, 0, sizeof e->angles);
@@ -102,9 +101,6 @@ QW_TM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e)
             return true;
         p->armortype = type;
         p->armor = value;
-        p->items &= ~(IT_ARMOR1 | IT_ARMOR2 | IT_ARMOR3);
-        p->items |= e->item == ITEM_ARMOR1 ? IT_ARMOR1 : e->item == ITEM_ARMOR2 ? IT_ARMOR2
-                                                                                : IT_ARMOR3;
         msg = "You got armor\n";
         break;
     }

@@ -13,6 +13,10 @@
 static const float player_mins[3] = {-16, -16, -24};
 static const float player_maxs[3] = {16, 16, 32};
 #define VIEW_HEIGHT 22.0f
+/* What pmove collides with: everything within this range of the player (QuakeWorld's). */
+#define PMOVE_RANGE 256.0f
+/* Quake's sv_maxvelocity, per axis: also bounds how far one command can move a player. */
+#define MAX_VELOCITY 2000.0f
 
 void sv_game_init_players(void)
 {
@@ -119,7 +123,10 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
 {
     qw_pmove pm;
     qw_vec_copy(p->origin, pm.origin);
-    qw_vec_copy(p->velocity, pm.velocity);
+    for (int i = 0; i < 3; i++)
+        pm.velocity[i] = p->velocity[i] > MAX_VELOCITY    ? MAX_VELOCITY
+                         : p->velocity[i] < -MAX_VELOCITY ? -MAX_VELOCITY
+                                                          : p->velocity[i];
     qw_vec_copy(cmd->angles, pm.angles);
     pm.oldbuttons = p->oldbuttons;
     pm.waterjumptime = p->waterjumptime;
@@ -135,7 +142,7 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
     memset(&pm.physents[0], 0, sizeof pm.physents[0]);
     /* everything solid within reach of this move, from the areanode tree: the other living
      * players as boxes, brush entities as their submodels */
-    qw_pmove_add_area_physents(&pm, &sv.area, &p->link, 256.0f);
+    qw_pmove_add_area_physents(&pm, &sv.area, &p->link, PMOVE_RANGE);
     /* transaction_pure: pm is this transaction's local (its shared inputs were copied in
      * above, instrumented) and movevars never change after the map is loaded */
     qw_pmove_run(&pm, &sv.movevars);
@@ -175,6 +182,27 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
     return ok;
 }
 
+void sv_game_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out)
+{
+    const sv_player *p = &sv.players[slot];
+    /* pmove looks PMOVE_RANGE around the start; the move itself stays within what the
+     * clamped speed, plus gravity, a jump and acceleration, covers in cmd->msec, plus a step */
+    float seconds = cmd ? cmd->msec / 1000.0f : 0.0f;
+    float reach = PMOVE_RANGE + (MAX_VELOCITY + 800.0f + 270.0f + 320.0f) * seconds +
+                  QW_PM_STEPSIZE + 1.0f;
+    out->everywhere = false;
+    out->num_boxes = 1;
+    for (int i = 0; i < 3; i++) {
+        out->mins[0][i] = p->origin[i] - reach;
+        out->maxs[0][i] = p->origin[i] + reach;
+    }
+    /* a teleporter puts the player (and its shots) anywhere */
+    if (cmd && sv_triggers_teleport_meets(out->mins[0], out->maxs[0]))
+        out->everywhere = true;
+    else if (cmd && sv_weapons_reach(p, cmd, out->mins[1], out->maxs[1]))
+        out->num_boxes = 2;
+}
+
 void sv_game_player_stats(int slot, int stats[QW_MAX_CL_STATS])
 {
     sv_player *p = &sv.players[slot];
@@ -185,7 +213,10 @@ void sv_game_player_stats(int slot, int stats[QW_MAX_CL_STATS])
     stats[STAT_SHELLS] = p->shells;
     stats[STAT_ROCKETS] = p->rockets;
     stats[STAT_ACTIVEWEAPON] = p->weapon;
-    stats[STAT_ITEMS] = p->items | IT_SHELLS;
+    /* the armour icon follows the armour worn (damage changes it; weapons are p->items) */
+    int armour = p->armortype >= 0.8f ? IT_ARMOR3 : p->armortype >= 0.6f ? IT_ARMOR2
+                 : p->armortype > 0    ? IT_ARMOR1 : 0;
+    stats[STAT_ITEMS] = p->items | armour | IT_SHELLS;
     stats[STAT_AMMO] = p->weapon == IT_ROCKET_LAUNCHER ? p->rockets
                        : p->weapon == IT_AXE        ? 0
                                                     : p->shells;

@@ -12,13 +12,16 @@
 
 static const float zero_vec[3] = {0, 0, 0};
 
+/* The teleporters' trigger boxes, written once at map load. */
+static struct { float mins[3], maxs[3]; } teleport_boxes[64];
+static int num_teleport_boxes;
+
 void sv_game_spawn_teleport(int submodel, const float dest[3], float yaw)
 {
     const qw_bsp_model *m = qw_bsp_get_model(sv.bsp, submodel);
-    sv_entity *e = m ? sv_entity_alloc() : NULL;
+    sv_entity *e = m ? sv_entity_alloc(ENT_TELEPORT) : NULL;
     if (!e)
         return;
-    e->kind = ENT_TELEPORT;
     memset(e->origin, 0, sizeof e->origin);
     qw_vec_copy(m->mins, e->mins);
     qw_vec_copy(m->maxs, e->maxs);
@@ -27,6 +30,23 @@ void sv_game_spawn_teleport(int submodel, const float dest[3], float yaw)
     qw_vec_copy(dest, e->dest_origin);
     e->dest_yaw = yaw;
     sv_entity_link(e, QW_SOLID_TRIGGER);
+    if (num_teleport_boxes < (int)(sizeof teleport_boxes / sizeof teleport_boxes[0])) {
+        qw_vec_copy(e->link.absmin, teleport_boxes[num_teleport_boxes].mins);
+        qw_vec_copy(e->link.absmax, teleport_boxes[num_teleport_boxes].maxs);
+        num_teleport_boxes++;
+    }
+}
+
+bool sv_triggers_teleport_meets(const float mins[3], const float maxs[3])
+{
+    for (int t = 0; t < num_teleport_boxes; t++) {
+        bool apart = false;
+        for (int i = 0; i < 3; i++)
+            apart |= mins[i] > teleport_boxes[t].maxs[i] || maxs[i] < teleport_boxes[t].mins[i];
+        if (!apart)
+            return true;
+    }
+    return false;
 }
 
 /* id's teleporters: arrive 27 units above the destination, facing its direction, pushed

@@ -12,6 +12,8 @@
 static const float zero_vec[3] = {0, 0, 0};
 #define SHOTGUN_PELLETS 6
 #define SHOTGUN_DAMAGE 4
+#define SHOTGUN_RANGE 2048.0f
+#define SHOTGUN_SPREAD 0.04f
 #define ROCKET_SPEED 1000.0f
 
 /* Where shots leave a player (16 units above the origin) and the view vectors. */
@@ -48,9 +50,9 @@ static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
     bool ok = true;
     for (int i = 0; i < SHOTGUN_PELLETS; i++) {
         float dir[3], end[3];
-        qw_vec_ma(forward, 0.04f * sv_crandom(&p->random_state), right, dir);
-        qw_vec_ma(dir, 0.04f * sv_crandom(&p->random_state), up, dir);
-        qw_vec_ma(src, 2048.0f, dir, end);
+        qw_vec_ma(forward, SHOTGUN_SPREAD * sv_crandom(&p->random_state), right, dir);
+        qw_vec_ma(dir, SHOTGUN_SPREAD * sv_crandom(&p->random_state), up, dir);
+        qw_vec_ma(src, SHOTGUN_RANGE, dir, end);
         ok &= hitscan(cl, p, src, end, SHOTGUN_DAMAGE, DMG_SHOTGUN);
     }
     sv_event_sound(cl->slot + 1, 1, sv.sound_shotgun, p->origin);
@@ -59,14 +61,13 @@ static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
 
 static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
 {
-    sv_entity *e = sv_entity_alloc();
+    sv_entity *e = sv_entity_alloc(ENT_ROCKET);
     if (!e)
         return;
     p->rockets--;
     p->attack_finished = sv.time + 0.8;
     float forward[3], right[3], up[3], src[3];
     weapon_aim(p, angles, src, forward, right, up);
-    e->kind = ENT_ROCKET;
     qw_vec_ma(src, 8.0f, forward, e->origin);
     qw_vec_ma(zero_vec, ROCKET_SPEED, forward, e->velocity);
     e->angles[0] = -angles[0]; /* model pitch is the view pitch inverted */
@@ -95,27 +96,65 @@ static bool fire_axe(sv_client *cl, sv_player *p, const float angles[3])
     return hitscan(cl, p, src, end, 20, DMG_AXE);
 }
 
-QW_TM_SAFE void sv_weapons_select(sv_player *p, int impulse)
+/* The weapon in hand after an impulse (1 axe, 2 shotgun, 7 rocket launcher, if carried). */
+QW_TM_SAFE static int weapon_after_impulse(const sv_player *p, int impulse)
 {
     if (impulse == 1)
-        p->weapon = IT_AXE;
-    else if (impulse == 2 && (p->items & IT_SHOTGUN))
-        p->weapon = IT_SHOTGUN;
-    else if (impulse == 7 && (p->items & IT_ROCKET_LAUNCHER))
-        p->weapon = IT_ROCKET_LAUNCHER;
+        return IT_AXE;
+    if (impulse == 2 && (p->items & IT_SHOTGUN))
+        return IT_SHOTGUN;
+    if (impulse == 7 && (p->items & IT_ROCKET_LAUNCHER))
+        return IT_ROCKET_LAUNCHER;
+    return p->weapon;
+}
+
+/* What the attack button fires with this weapon and ammunition. */
+QW_TM_SAFE static int weapon_that_fires(int weapon, int shells, int rockets)
+{
+    if (weapon == IT_ROCKET_LAUNCHER && rockets > 0)
+        return IT_ROCKET_LAUNCHER;
+    if (weapon != IT_AXE && shells > 0)
+        return IT_SHOTGUN;
+    return IT_AXE;
+}
+
+QW_TM_SAFE void sv_weapons_select(sv_player *p, int impulse)
+{
+    p->weapon = weapon_after_impulse(p, impulse);
 }
 
 QW_TM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[3])
 {
     if (sv.time < p->attack_finished)
         return true;
-    if (p->weapon == IT_ROCKET_LAUNCHER && p->rockets > 0) {
+    switch (weapon_that_fires(p->weapon, p->shells, p->rockets)) {
+    case IT_ROCKET_LAUNCHER:
         fire_rocket(cl, p, angles);
         return true;
-    }
-    if (p->weapon != IT_AXE && p->shells > 0)
+    case IT_SHOTGUN:
         return fire_shotgun(cl, p, angles);
-    return fire_axe(cl, p, angles);
+    default:
+        return fire_axe(cl, p, angles);
+    }
+}
+
+bool sv_weapons_reach(const sv_player *p, const qw_usercmd *cmd, float mins[3], float maxs[3])
+{
+    if (!(cmd->buttons & QW_BUTTON_ATTACK) || sv.time < p->attack_finished)
+        return false;
+    int weapon = weapon_after_impulse(p, cmd->impulse);
+    if (weapon_that_fires(weapon, p->shells, p->rockets) != IT_SHOTGUN)
+        return false; /* the axe and a new rocket stay within the player's surroundings */
+    float forward[3], right[3], up[3], src[3], end[3];
+    weapon_aim(p, cmd->angles, src, forward, right, up);
+    qw_vec_ma(src, SHOTGUN_RANGE, forward, end);
+    /* a pellet leaves the aim by up to spread * range in two directions */
+    float spread = SHOTGUN_SPREAD * SHOTGUN_RANGE * 1.42f;
+    for (int i = 0; i < 3; i++) {
+        mins[i] = (src[i] < end[i] ? src[i] : end[i]) - spread;
+        maxs[i] = (src[i] < end[i] ? end[i] : src[i]) + spread;
+    }
+    return true;
 }
 
 static void explode_rocket(sv_entity *e, const qw_trace *tr)

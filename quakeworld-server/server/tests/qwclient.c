@@ -7,8 +7,10 @@
  * Usage: qwclient -port N [-host 127.0.0.1] [-name NAME] [-map FILE.bsp] [-chktbl FILE]
  *                 [-qport N] [-shoot] [-say TEXT] [-stay SECONDS] [-timeout SECONDS]
  *                 [-expect-reject] [-expect-chat TEXT [-expect-chat-count N]] [-reply TEXT]
+ *                 [-expect-obituaries N]
  * Chat handshake: -expect-chat waits for N distinct chat lines containing TEXT; -reply
- * answers the first of them with a chat line of its own. */
+ * answers the first of them with a chat line of its own. -expect-obituaries waits until N
+ * obituaries (medium-level prints: somebody died) went round. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
@@ -32,7 +34,7 @@
 static struct {
     const char *host, *name, *map, *chktbl_path, *say, *expect_chat, *garbage_dir, *download;
     const char *reply;
-    int port, qport, expect_chat_count;
+    int port, qport, expect_chat_count, expect_obituaries;
     long download_size;
     bool shoot, expect_reject, vanish;
     double stay, timeout;
@@ -40,6 +42,7 @@ static struct {
          .expect_chat_count = 1};
 static char heard[32][64]; /* distinct chat lines that matched -expect-chat */
 static int num_heard;
+static int num_obituaries;
 static bool replied;
 static double replied_at;
 static long download_got;
@@ -190,6 +193,8 @@ static void parse_message(qw_msgreader *r)
             int level = qw_read_byte(r);
             qw_read_string(r, s, sizeof s);
             printf("print(%d): %s", level, s);
+            if (level == PRINT_MEDIUM)
+                num_obituaries++;
             if (opt.expect_chat && level == PRINT_CHAT && strstr(s, opt.expect_chat)) {
                 bool known = false;
                 for (int i = 0; i < num_heard; i++)
@@ -544,7 +549,7 @@ int main(int argc, char **argv)
             puts("usage: qwclient -port N [-host ADDR] [-name NAME] [-map FILE.bsp] [-chktbl FILE]\n"
                  "       [-qport N] [-shoot] [-say TEXT] [-expect-chat TEXT] [-stay SECONDS]\n"
                  "       [-timeout SECONDS] [-expect-reject] [-garbage DIR] [-vanish]\n"
-                 "       [-expect-chat-count N] [-reply TEXT]\n"
+                 "       [-expect-chat-count N] [-reply TEXT] [-expect-obituaries N]\n"
                  "       [-download NAME [-download-size BYTES]]\n"
                  "A protocol-28 test client: signs on, walks, checks every server message.");
             return 0;
@@ -559,6 +564,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-expect-chat")) opt.expect_chat = v, i++;
         else if (!strcmp(a, "-expect-chat-count")) opt.expect_chat_count = atoi(v), i++;
         else if (!strcmp(a, "-reply")) opt.reply = v, i++;
+        else if (!strcmp(a, "-expect-obituaries")) opt.expect_obituaries = atoi(v), i++;
         else if (!strcmp(a, "-stay")) opt.stay = atof(v), i++;
         else if (!strcmp(a, "-timeout")) opt.timeout = atof(v), i++;
         else if (!strcmp(a, "-garbage")) opt.garbage_dir = v, i++;
@@ -682,7 +688,8 @@ int main(int argc, char **argv)
         }
         bool chat_ok = !opt.expect_chat || (saw_chat && (!opt.reply || now() - replied_at > 1.0));
         bool download_ok = !opt.download || download_done;
-        if (moved && chat_ok && download_ok && now() - spawned_at >= opt.stay) {
+        bool deaths_ok = num_obituaries >= opt.expect_obituaries;
+        if (moved && chat_ok && download_ok && deaths_ok && now() - spawned_at >= opt.stay) {
             if (opt.download && opt.download_size >= 0 && download_got != opt.download_size) {
                 char b[64];
                 snprintf(b, sizeof b, "%ld", download_got);
@@ -698,7 +705,8 @@ int main(int argc, char **argv)
         }
     }
     fprintf(stderr, "qwclient %s: FAIL: timed out (spawned=%d moved=%d chat=%d download=%ld%s, "
-            "map checksum %s)\n", opt.name, spawned, moved, saw_chat, download_got,
-            download_done ? " done" : "", have_map ? "sent" : "not sent");
+            "obituaries=%d, map checksum %s)\n", opt.name, spawned, moved, saw_chat,
+            download_got, download_done ? " done" : "", num_obituaries,
+            have_map ? "sent" : "not sent");
     return 1;
 }

@@ -8,7 +8,7 @@ done
 "$QWSV" -basedir /nonexistent -map nomap >"$tmp/out" 2>&1 && fail "a missing map was accepted"
 grep -q "/nonexistent/id1/maps/nomap.bsp" "$tmp/out" || fail "the error does not name the map file: $(cat "$tmp/out")"
 "$QWSV" -basedir . -map x -sync bogus >"$tmp/out" 2>&1 && fail "-sync bogus accepted"
-grep -q "lock, stm, stmlock or none" "$tmp/out" || fail "bad -sync error: $(cat "$tmp/out")"
+grep -q "lock, region, stm, stmlock or none" "$tmp/out" || fail "bad -sync error: $(cat "$tmp/out")"
 "$QWSV" -basedir . -map x -threads 2 -sync none >"$tmp/out" 2>&1 && fail "-sync none with 2 threads accepted"
 "$QWSV" -basedir . -map x -threads 0 >"$tmp/out" 2>&1 && fail "-threads 0 accepted"
 "$QWSV" -bogus >"$tmp/out" 2>&1 && fail "an unknown option was accepted"

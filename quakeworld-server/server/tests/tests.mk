@@ -13,6 +13,14 @@ CLANG    := $(shell command -v clang-14 2>/dev/null)
 FUZZ_SRCS := tests/fuzz_parse.c sv_parse.c sv_tokenize.c $(addprefix $(PROTO)/,qw_msg.c \
              qw_usercmd.c qw_crc.c qw_netchan.c qw_info.c)
 
+# qwsv for ThreadSanitizer: every source of the server, the world and the protocol, without
+# -fgnu-tm (TSan does not see inside transactions; the lock-based modes are what it checks).
+TSAN_QWSV := $(TESTDIR)/qwsv-tsan
+TSAN_SRCS := $(wildcard *.c game/*.c $(PROTO)/*.c $(WORLD)/*.c)
+$(TSAN_QWSV): $(TSAN_SRCS) $(wildcard *.h game/*.h $(PROTO)/*.h $(WORLD)/*.h) | $(TESTDIR)
+	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -pthread $(INCLUDES) \
+	    $(TSAN_SRCS) -o $@ -lm
+
 GAMETEST := $(TESTDIR)/test_game
 $(GAMETEST): tests/test_game.c $(SVLIB) $(LIBS) | $(TESTDIR)
 	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
@@ -32,7 +40,7 @@ else
 	@echo "clang-14 not found: the fuzzer is not built"
 endif
 
-check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(FUZZER)
+check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(FUZZER) $(TSAN_QWSV)
 	@$(TEST_CASE) qwsv-units --timeout 30 --tm -- $(UNITS) $(CURDIR)/tests/corpus $(SHARED)/quake/protocol/chktbl.bin
 	@$(TEST_CASE) qwsv-game --timeout 30 -- env $(TEST_ENV) tests/test-game.sh $(GAMETEST)
 	@$(TEST_CASE) qwsv-teleport --timeout 30 -- env $(TEST_ENV) tests/test-teleport.sh $(TELETEST)
@@ -42,6 +50,9 @@ check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(FUZZER)
 	@$(TEST_CASE) qwsv-parallel-lock --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh lock 27522
 	@$(TEST_CASE) qwsv-parallel-stm --timeout 90 --tm -- env $(TEST_ENV) tests/test-parallel.sh stm 27523
 	@$(TEST_CASE) qwsv-parallel-stmlock --timeout 90 --tm -- env $(TEST_ENV) tests/test-parallel.sh stmlock 27526
+	@$(TEST_CASE) qwsv-parallel-region --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh region 27530
+	@$(TEST_CASE) qwsv-tsan-region --timeout 180 -- env $(TEST_ENV) tests/test-tsan.sh $(TSAN_QWSV) region 27531
+	@$(TEST_CASE) qwsv-tsan-lock --timeout 180 -- env $(TEST_ENV) tests/test-tsan.sh $(TSAN_QWSV) lock 27532
 	@$(TEST_CASE) qwsv-full --timeout 60 -- env $(TEST_ENV) tests/test-full.sh
 	@$(TEST_CASE) qwsv-malformed --timeout 60 -- env $(TEST_ENV) tests/test-malformed.sh
 	@$(TEST_CASE) qwsv-timeout --timeout 60 -- env $(TEST_ENV) tests/test-timeout.sh

@@ -1,0 +1,44 @@
+/* -sync region: the fine-grained locking of the original parallel QuakeWorld server, the
+ * lock expert's answer that Atomic Quake replaced with transactions. Same section bodies as
+ * every other mode; the locks are:
+ *
+ *   areanode leaves  one mutex per leaf of the areanode tree. Before a movement command the
+ *                    game says where the command may look (sv_game_command_reach: the pmove
+ *                    range around the player, the line of fire, a teleporter's far side);
+ *                    the section locks every leaf those boxes meet, widened by the size of
+ *                    the largest object that moves in RP, in tree order (lowest node number
+ *                    first), so two commands that may touch one object share a leaf lock
+ *                    and nobody waits in a circle. A command of a dead player (it may
+ *                    respawn, which looks at every player) and the rare sections that read
+ *                    every player (spawning, name changes, a newcomer's scoreboard) lock all
+ *                    leaves.
+ *   node lists       the areanode lists themselves (an object straddling a split lives in an
+ *                    inner node's list, which far-away commands scan) each have a mutex,
+ *                    held only while a list is scanned or changed (world/area.h).
+ *   reply buffers    one mutex per client for its reliable queue (and its spawned state,
+ *                    which broadcasts read), taken inside sv_reliable_write.
+ *   global buffer    one mutex for the global state buffer (sv_events.c).
+ *   entity numbers   one mutex for allocating an entity (a rocket) in RP.
+ *
+ * The last four are innermost: taken with the leaves held, never two at once. */
+#ifndef SV_REGION_H
+#define SV_REGION_H
+
+#include "server.h"
+
+/* After the map is loaded, before the first frame (only in -sync region). */
+void sv_region_init(void);
+/* Before CS_MOVE_COMMAND: the command the calling thread is about to run for cl (NULL: a
+ * command that stays where the player is, like "kill"). No-op in other modes. */
+void sv_region_plan_move(const sv_client *cl, const qw_usercmd *cmd);
+
+/* The innermost locks, called from the section bodies' primitives (transaction_pure: they
+ * touch no transactional memory and do nothing unless -sync region). */
+QW_TM_PURE void sv_region_lock_client(int slot);
+QW_TM_PURE void sv_region_unlock_client(int slot);
+QW_TM_PURE void sv_region_lock_events(void);
+QW_TM_PURE void sv_region_unlock_events(void);
+QW_TM_PURE void sv_region_lock_entities(void);
+QW_TM_PURE void sv_region_unlock_entities(void);
+
+#endif
