@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <event2/event.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,11 @@
 #define RETRY_SECONDS 1.0        /* getchallenge / connect resend period */
 #define FINISH_WAIT_SECONDS 1.0  /* how long to wait for the acks of the last moves */
 #define CLOSED_LOOP_TIMEOUT 0.1  /* -closedloop: send the next move anyway after this long */
+#define STUCK_PACKETS 20         /* server packets inside another player before "kill" */
+#define UNSTICK_PERIOD 2.0       /* seconds between two such "kill"s */
 
 static void closed_loop_tick(qwbot_bot *b);
+static void unstick(qwbot_bot *b, double now);
 
 const char *qwbot_state_name(qwbot_state s)
 {
@@ -303,6 +307,7 @@ static void handle_sequenced(qwbot_bot *b, const uint8_t *data, size_t len, doub
         b->bad_messages++;
     if (b->state == BOT_FAILED || b->state == BOT_DONE)
         return;
+    unstick(b, now);
     if (b->begin_sent && !b->in_game && !qw_netchan_reliable_pending(&b->nc)) {
         b->in_game = true;
         b->spawned_once = true;
@@ -353,6 +358,81 @@ static void record_sent(qwbot_bot *b, const qwbot_record *r)
         qwbot_bot_fail(b, "cannot record the command stream (out of memory)");
 }
 
+/* Records a string command the bot sent on its own (not from its stream), stamped with the
+ * time of the last record, so that a replay sends it at the same point of the stream. */
+static void record_extra_string(qwbot_bot *b, const char *text)
+{
+    if (!b->recording)
+        return;
+    const qwbot_stream *s = b->recording;
+    uint32_t t = s->count ? s->records[s->count - 1].time_ms : 0;
+    if (qwbot_stream_add_string(b->recording, t, text) != 0)
+        qwbot_bot_fail(b, "cannot record the command stream (out of memory)");
+}
+
+/* -fight: appends the live script's next move (and a chat line when it wants one) to the
+ * bot's stream, one interval after the previous move. */
+static void generate_live(qwbot_bot *b)
+{
+    unsigned interval = b->run->interval_ms;
+    uint32_t t = b->live->moves * interval;
+    qwbot_cmd cmd;
+    char say[64], text[80];
+    qwbot_fight_next(&b->fighter, b, (uint8_t)(interval > 250 ? 250 : interval), &cmd, say,
+                     sizeof say);
+    int rc = 0;
+    if (say[0]) {
+        snprintf(text, sizeof text, "say %s", say);
+        rc = qwbot_stream_add_string(b->live, t, text);
+    }
+    if (rc == 0)
+        rc = qwbot_stream_add_move(b->live, t, &cmd);
+    if (rc != 0)
+        qwbot_bot_fail(b, "out of memory for the live command stream");
+}
+
+/* The next record to send (generated now in -fight mode), or NULL when the stream is done. */
+static const qwbot_record *peek_record(qwbot_bot *b)
+{
+    if (b->live && b->next_record >= b->live->count && b->live->moves < b->moves_target &&
+        b->state == BOT_PLAYING)
+        generate_live(b);
+    return b->next_record < b->source->count ? &b->source->records[b->next_record] : NULL;
+}
+
+/* Scripted modes: a bot that spawned inside another player (KTX puts a player in the way of
+ * someone it moves off a full spawn spot) cannot move out; like a player, it types "kill"
+ * and respawns elsewhere. Inside = another living player's box overlaps ours and our origin
+ * stays where it is, packet after packet, while we try to run. A replay sends only what
+ * its trace holds (a recording holds these "kill"s). */
+static void unstick(qwbot_bot *b, double now)
+{
+    if (b->state != BOT_PLAYING || b->run->opt.replay || b->health <= 0)
+        return;
+    bool still = memcmp(b->stuck_origin, b->origin, sizeof b->origin) == 0;
+    memcpy(b->stuck_origin, b->origin, sizeof b->origin);
+    bool running = b->history[2].forwardmove || b->history[2].sidemove;
+    bool inside = false;
+    for (int i = 0; i < QW_MAX_CLIENTS && !inside; i++) {
+        const qwbot_other *o = &b->others[i];
+        inside = i != b->playernum && o->alive && o->seen == b->nc.incoming_sequence &&
+                 fabsf(o->origin[0] - b->origin[0]) < 32 &&
+                 fabsf(o->origin[1] - b->origin[1]) < 32 &&
+                 fabsf(o->origin[2] - b->origin[2]) < 56;
+    }
+    if (!inside || !still)
+        b->inside_other = 0;
+    else if (running)
+        b->inside_other++;
+    if (b->inside_other >= STUCK_PACKETS && now - b->last_unstick >= UNSTICK_PERIOD) {
+        qwbot_bot_log(b, "stuck inside another player: kill");
+        qwbot_bot_stringcmd(b, "kill");
+        record_extra_string(b, "kill");
+        b->last_unstick = now;
+        b->inside_other = 0;
+    }
+}
+
 bool qwbot_bot_completed(const qwbot_bot *b)
 {
     return b->state == BOT_DONE && b->spawned_once &&
@@ -375,29 +455,40 @@ static void enter_finishing(qwbot_bot *b)
     schedule(b, FINISH_WAIT_SECONDS);
 }
 
+/* Sends one record of the stream and records what was sent (-aim: a move turned to the
+ * nearest opponent in view). */
+static void send_record(qwbot_bot *b, const qwbot_record *r)
+{
+    if (r->kind == QWBOT_REC_STRING) {
+        qwbot_bot_stringcmd(b, "%s", r->text);
+        record_sent(b, r);
+        return;
+    }
+    qwbot_record sent = *r;
+    if (b->run->opt.aim)
+        qwbot_fight_aim(b, sent.cmd.angles);
+    send_move(b, &sent.cmd, true);
+    b->moves_sent++;
+    record_sent(b, &sent);
+}
+
 /* -closedloop: sends the records up to and including the next move, then waits for its
  * answer (handle_sequenced calls back) or CLOSED_LOOP_TIMEOUT. */
 static void closed_loop_tick(qwbot_bot *b)
 {
-    const qwbot_stream *src = b->source;
-    while (b->next_record < src->count && b->moves_sent < b->moves_target &&
-           b->state == BOT_PLAYING) {
-        const qwbot_record *r = &src->records[b->next_record];
-        if (r->kind == QWBOT_REC_STRING) {
-            qwbot_bot_stringcmd(b, "%s", r->text);
-        } else {
+    const qwbot_record *r;
+    while (b->moves_sent < b->moves_target && b->state == BOT_PLAYING &&
+           (r = peek_record(b))) {
+        if (r->kind == QWBOT_REC_MOVE)
             b->last_move_sequence = b->nc.outgoing_sequence;
-            send_move(b, &r->cmd, true);
-            b->moves_sent++;
-        }
-        record_sent(b, r);
+        send_record(b, r);
         b->next_record++;
         if (r->kind == QWBOT_REC_MOVE)
             break;
     }
     if (b->state != BOT_PLAYING)
         return;
-    if (b->moves_sent >= b->moves_target || b->next_record >= src->count || time_is_up(b)) {
+    if (b->moves_sent >= b->moves_target || !peek_record(b) || time_is_up(b)) {
         enter_finishing(b);
         return;
     }
@@ -406,34 +497,27 @@ static void closed_loop_tick(qwbot_bot *b)
 
 static void play_tick(qwbot_bot *b, double now)
 {
-    const qwbot_stream *src = b->source;
     if (b->run->opt.closed_loop) {
         closed_loop_tick(b);
         return;
     }
     double speed = b->run->opt.speed;
     double elapsed_ms = (now - b->run->play_start) * 1000.0 * speed;
-    while (b->next_record < src->count && b->moves_sent < b->moves_target &&
-           b->state == BOT_PLAYING) {
-        const qwbot_record *r = &src->records[b->next_record];
+    const qwbot_record *r;
+    while (b->moves_sent < b->moves_target && b->state == BOT_PLAYING &&
+           (r = peek_record(b))) {
         if ((double)r->time_ms > elapsed_ms)
             break;
-        if (r->kind == QWBOT_REC_STRING) {
-            qwbot_bot_stringcmd(b, "%s", r->text);
-        } else {
-            send_move(b, &r->cmd, true);
-            b->moves_sent++;
-        }
-        record_sent(b, r);
+        send_record(b, r);
         b->next_record++;
     }
     if (b->state != BOT_PLAYING)
         return;
-    if (b->moves_sent >= b->moves_target || b->next_record >= src->count || time_is_up(b)) {
+    if (b->moves_sent >= b->moves_target || !(r = peek_record(b)) || time_is_up(b)) {
         enter_finishing(b);
         return;
     }
-    double due = b->run->play_start + src->records[b->next_record].time_ms / 1000.0 / speed;
+    double due = b->run->play_start + r->time_ms / 1000.0 / speed;
     schedule(b, due - now);
 }
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "fight.h"
 #include "qw_netchan.h"
 #include "qw_protocol.h"
 #include "trace.h"
@@ -27,6 +28,14 @@ typedef enum qwbot_state {
 } qwbot_state;
 
 const char *qwbot_state_name(qwbot_state s);
+
+/* Another player as the server last showed it (svc_playerinfo is sent only for players in
+ * our view). */
+typedef struct qwbot_other {
+    float origin[3];
+    bool alive;
+    int32_t seen;           /* incoming sequence of the packet that showed it; 0 = never */
+} qwbot_other;
 
 /* What we remember about each sent packet, to time its acknowledgement. */
 typedef struct qwbot_sent {
@@ -72,9 +81,17 @@ typedef struct qwbot_bot {
     uint32_t origin_changes;    /* during play */
     int health;
     int frags;
+    int32_t stats[QW_MAX_CL_STATS]; /* svc_updatestat values (STAT_HEALTH, STAT_ITEMS, ...) */
+    uint32_t kills, deaths;     /* frags gained, and times our health fell to 0 or below */
+    qwbot_other others[QW_MAX_CLIENTS];
+    uint32_t inside_other;      /* server packets in a row that showed us inside a player */
+    float stuck_origin[3];      /* our origin at the previous such check */
+    double last_unstick;        /* when we last sent "kill" to get out of one */
 
     /* commands */
     const qwbot_stream *source;
+    qwbot_stream *live;         /* -fight: the stream the live script appends to (= source) */
+    qwbot_fighter fighter;
     uint32_t next_record;
     uint32_t moves_target;
     uint32_t moves_sent;

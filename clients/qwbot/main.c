@@ -107,7 +107,8 @@ static int prepare_streams(qwbot_run *run)
         if (qwbot_trace_init(&run->source, o->bots, o->interval_ms, (uint32_t)o->seed,
                              o->map) != 0)
             goto oom;
-        for (unsigned i = 0; i < o->bots; i++)
+        /* -fight fills the streams live, move by move (bot.c) */
+        for (unsigned i = 0; i < o->bots && !o->fight; i++)
             if (qwbot_script_generate(&run->source.bots[i], o->seed, i, o->interactions,
                                       o->interval_ms) != 0)
                 goto oom;
@@ -256,7 +257,11 @@ static int run_bots(qwbot_run *run)
         b->qport = (qport_base + (int)i) & 0xffff;
         snprintf(b->name, sizeof b->name, "%s%u", run->opt.name, i + 1);
         b->source = &run->source.bots[i % run->source.bot_count];
-        uint32_t available = b->source->moves;
+        if (run->opt.fight) {
+            b->live = &run->source.bots[i];
+            qwbot_fighter_init(&b->fighter, run->opt.seed, i);
+        }
+        uint32_t available = b->live ? run->opt.interactions : b->source->moves;
         b->moves_target = run->opt.interactions && run->opt.interactions < available
                               ? run->opt.interactions : available;
         if (run->opt.interactions > available && !short_warned) {

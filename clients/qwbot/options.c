@@ -24,7 +24,16 @@ void qwbot_usage(FILE *stream)
 "  -interactions K     moves per bot (default with -replay: the whole trace)\n"
 "  -record FILE        write the command stream every bot sent (zlib/gzip trace)\n"
 "  -replay FILE        send the command streams of a trace instead of the script\n"
+"  -aim                with -replay: turn each move to the nearest opponent in view.\n"
+"                      A -fight trace's moves are relative to the view (run at, circle,\n"
+"                      fire), so its bots fight again where a plain replay would fire at\n"
+"                      where the others stood when it was recorded; only the view angles\n"
+"                      differ from the trace\n"
 "  -seed S             seed of the scripted behaviour (default 1)\n"
+"  -fight              scripted mode plays deathmatch: aim at the nearest player in view,\n"
+"                      rockets from a distance, shotgun up close, respawn after dying;\n"
+"                      each move is chosen from what the server shows (record it with\n"
+"                      -record to replay the same fight)\n"
 "  -name PREFIX        bot names are PREFIX1..PREFIXN (default \"qwbot\")\n"
 "  -interval MS        scripted mode: one move every MS ms, 5..250 (default 13)\n"
 "  -speed F           send F times faster than the schedule (0.1..100, default 1): more\n"
@@ -45,7 +54,9 @@ void qwbot_usage(FILE *stream)
 "  --help              this text\n"
 "\n"
 "Scripted mode (no -replay): walk, then one random action (jump, shoot, turn, weapon,\n"
-"rarely chat), then stop, repeat; seeded, so equal seeds send equal commands.\n"
+"rarely chat), then stop, repeat; seeded, so equal seeds send equal commands. A scripted\n"
+"bot stuck inside another player (some servers spawn players into each other) types\n"
+"\"kill\" to respawn elsewhere, as a player would; the recording keeps it.\n"
 "Exit status: 0 when every bot spawned and sent its K moves, 1 otherwise, 2 on usage errors.\n");
 }
 
@@ -99,6 +110,14 @@ int qwbot_options_parse(qwbot_options *o, int argc, char **argv)
         }
         if (!strcmp(a, "-closedloop")) {
             o->closed_loop = 1;
+            continue;
+        }
+        if (!strcmp(a, "-fight")) {
+            o->fight = 1;
+            continue;
+        }
+        if (!strcmp(a, "-aim")) {
+            o->aim = 1;
             continue;
         }
         if (!strcmp(a, "-noprogress")) {
@@ -223,9 +242,17 @@ int qwbot_options_parse(qwbot_options *o, int argc, char **argv)
                             "-interactions K (or give -replay FILE)\n");
             return -1;
         }
-    } else if (interval_given) {
-        fprintf(stderr, "qwbot: -interval only applies to scripted mode; a replay keeps "
-                        "the trace's timing\n");
+    } else if (interval_given || o->fight) {
+        fprintf(stderr, "qwbot: %s only applies to scripted mode; a replay sends the trace "
+                        "as it was recorded\n", o->fight ? "-fight" : "-interval");
+        return -1;
+    }
+    if (o->aim && !o->replay) {
+        fprintf(stderr, "qwbot: -aim applies to -replay (a -fight bot aims by itself)\n");
+        return -1;
+    }
+    if (o->fight && o->loops > 1) {
+        fprintf(stderr, "qwbot: -fight chooses each move live: -loops does not apply\n");
         return -1;
     }
     if (strlen(o->name) > 24) {

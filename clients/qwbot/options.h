@@ -20,6 +20,8 @@ typedef struct qwbot_options {
     double duration;            /* stop sending after this many seconds of play (0 = no limit) */
     unsigned loops;             /* send each bot's stream this many times */
     int closed_loop;            /* send each move when the previous one is answered */
+    int fight;                  /* scripted mode: the live deathmatch script (fight.h) */
+    int aim;                    /* replay: turn each move to the nearest opponent in view */
     unsigned signon_timeout;    /* seconds to get every bot spawned */
     const char *chktbl;         /* sequence checksum table (NULL = default) */
     int verbose;                /* print server prints and per-bot lines */

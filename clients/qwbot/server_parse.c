@@ -118,8 +118,15 @@ static bool parse_playerinfo(qwbot_bot *b, qw_msgreader *r)
     qw_playerinfo pi;
     if (!qw_playerinfo_read(r, &pi))
         return false;
-    if (pi.slot != b->playernum)
+    if (pi.slot != b->playernum) {
+        if (pi.slot >= 0 && pi.slot < QW_MAX_CLIENTS) {
+            qwbot_other *o = &b->others[pi.slot];
+            memcpy(o->origin, pi.origin, sizeof pi.origin);
+            o->alive = !pi.dead;
+            o->seen = b->nc.incoming_sequence;
+        }
         return true;
+    }
     if (b->state == BOT_PLAYING || b->state == BOT_FINISHING) {
         if (!b->have_play_start_origin) {
             memcpy(b->play_start_origin, pi.origin, sizeof pi.origin);
@@ -183,8 +190,14 @@ static bool parse_temp_entity(qw_msgreader *r)
 
 static void note_stat(qwbot_bot *b, int stat, int32_t value)
 {
-    if (stat == STAT_HEALTH)
+    if (stat < 0 || stat >= QW_MAX_CL_STATS)
+        return;
+    if (stat == STAT_HEALTH) {
+        if (b->in_game && b->health > 0 && value <= 0)
+            b->deaths++;
         b->health = value;
+    }
+    b->stats[stat] = value;
 }
 
 bool qwbot_parse_server_message(qwbot_bot *b, qw_msgreader *r)
@@ -265,8 +278,11 @@ bool qwbot_parse_server_message(qwbot_bot *b, qw_msgreader *r)
         case svc_updatefrags: {
             int slot = qw_read_byte(r);
             int frags = (int16_t)qw_read_short(r);
-            if (!r->bad && slot == b->playernum)
+            if (!r->bad && slot == b->playernum) {
+                if (b->in_game && frags > b->frags)
+                    b->kills += (uint32_t)(frags - b->frags);
                 b->frags = frags;
+            }
             break;
         }
         case svc_stopsound:

@@ -10,6 +10,8 @@ unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
     uint64_t bytes_sent = 0, bytes_received = 0;
     long frags = 0;
     int frag_min = 0, frag_max = 0;
+    uint64_t kills = 0, deaths = 0;
+    unsigned scorers = 0;       /* bots that ended with frags > 0 */
     for (unsigned i = 0; i < run->nbots; i++) {
         const qwbot_bot *b = &run->bots[i];
         if (b->spawned_once)
@@ -29,6 +31,10 @@ unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
         bytes_sent += b->bytes_sent;
         bytes_received += b->bytes_received;
         frags += b->frags;
+        kills += b->kills;
+        deaths += b->deaths;
+        if (b->frags > 0)
+            scorers++;
         if (i == 0 || b->frags < frag_min)
             frag_min = b->frags;
         if (i == 0 || b->frags > frag_max)
@@ -55,8 +61,10 @@ unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
             "superseded)\n", (unsigned long long)acked, (unsigned long long)unacked, lost_pct);
     fprintf(out, "  round trip (ack of each move), ms  p50 %.3f  p90 %.3f  p99 %.3f  max %.3f  "
             "mean %.3f\n", p50, p90, p99, pmax, mean);
-    fprintf(out, "  frags                              total %ld, per bot %d..%d\n", frags,
-            frag_min, frag_max);
+    fprintf(out, "  frags                              total %ld, per bot %d..%d, %u of %u "
+            "bots above 0\n", frags, frag_min, frag_max, scorers, run->nbots);
+    fprintf(out, "  kills / deaths                     %llu / %llu\n", (unsigned long long)kills,
+            (unsigned long long)deaths);
     fprintf(out, "  bots whose origin changed in play  %u / %u\n", moved, run->nbots);
     if (bad)
         fprintf(out, "  server packets not fully parsed    %llu\n", (unsigned long long)bad);
@@ -65,20 +73,22 @@ unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
     if (run->opt.verbose) {
         for (unsigned i = 0; i < run->nbots; i++) {
             const qwbot_bot *b = &run->bots[i];
-            fprintf(out, "  %-12s %-9s slot %2d moves %u acked %u health %d frags %d "
-                    "origin (%.1f %.1f %.1f) changes %u%s%s\n", b->name,
+            fprintf(out, "  %-12s %-9s slot %2d moves %u acked %u health %d frags %d kills %u "
+                    "deaths %u origin (%.1f %.1f %.1f) changes %u%s%s\n", b->name,
                     qwbot_state_name(b->state), b->playernum, b->moves_sent, b->moves_acked,
-                    b->health, b->frags, b->origin[0], b->origin[1], b->origin[2],
-                    b->origin_changes, b->fail_reason[0] ? " : " : "", b->fail_reason);
+                    b->health, b->frags, b->kills, b->deaths, b->origin[0], b->origin[1],
+                    b->origin[2], b->origin_changes, b->fail_reason[0] ? " : " : "",
+                    b->fail_reason);
         }
     }
     fprintf(out, "qwbot-stats bots=%u spawned=%u completed=%u failed=%u interactions=%llu "
             "duration_s=%.3f packets_sent=%llu replies=%llu acked=%llu unacked=%llu "
             "rtt_p50_ms=%.3f rtt_p90_ms=%.3f rtt_p99_ms=%.3f rtt_mean_ms=%.3f frags=%ld "
-            "moved=%u bad_messages=%llu\n",
+            "kills=%llu deaths=%llu scorers=%u moved=%u bad_messages=%llu\n",
             run->nbots, spawned, completed, failed, (unsigned long long)moves, duration,
             (unsigned long long)sent, (unsigned long long)received, (unsigned long long)acked,
-            (unsigned long long)unacked, p50, p90, p99, mean, frags, moved,
+            (unsigned long long)unacked, p50, p90, p99, mean, frags,
+            (unsigned long long)kills, (unsigned long long)deaths, scorers, moved,
             (unsigned long long)bad);
     fflush(out);
     return run->nbots - completed;

@@ -126,8 +126,12 @@ typedef struct sv_player {
     int weapon;                       /* IT_SHOTGUN, IT_ROCKET_LAUNCHER, IT_AXE */
     int frags;
     bool dead;
-    double death_time;
-    double attack_finished;
+    /* The player's own clock: the sum of its commands' durations (msec). Weapon refire and
+     * the respawn delay run on it, so a command does the same game work whether the bots
+     * send at 77 moves/s or as fast as the server answers (closed loop). */
+    double time;
+    double death_time;                /* on the player's clock */
+    double attack_finished;           /* on the player's clock */
     int weaponframe;
     int frame;
     int effects;

@@ -39,6 +39,8 @@ expect 2 "-speed 0.01" -- -server x -basedir y -speed 0.01
 expect 2 "-duration -1" -- -server x -basedir y -duration -1
 expect 2 "-loops must be at least 1" -- -server x -basedir y -loops 0
 expect 2 "only applies to scripted mode" -- -server x -basedir y -replay t -interval 20
+expect 2 "-fight only applies to scripted mode" -- -server x -basedir y -replay t -fight
+expect 2 "-aim applies to -replay" -- -server x -basedir y -map m -bots 1 -interactions 1 -aim
 # nobody on the port: the bots retry, then report that they never spawned
 expect 1 "not spawned after 2 s" -- -server 127.0.0.1:27699 -basedir "$work/base" -map tiny \
     -bots 3 -interactions 10 -timeout 2 -noprogress

@@ -39,7 +39,7 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
     sv_player *p = &sv.players[target];
     bool ok = true;
     p->dead = true;
-    p->death_time = sv.time;
+    p->death_time = p->time;
     qw_area_set_solid(&sv.area, &p->link, QW_SOLID_NOT);
     p->velocity[2] += 100;
     p->weaponframe = 0;

@@ -89,7 +89,7 @@ QW_TM_SAFE bool sv_game_spawn_player(int slot)
     p->rockets = 0;
     p->weapon = IT_SHOTGUN;
     p->dead = false;
-    p->attack_finished = sv.time + 0.2;
+    p->attack_finished = p->time + 0.2;
     p->weaponframe = 0;
     p->frame = 0;
     p->effects = 0;
@@ -162,6 +162,7 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
     if (!p->active)
         return true;
     bool ok = true;
+    p->time += cmd->msec / 1000.0;
     p->angles[0] = cmd->angles[0];
     p->angles[1] = cmd->angles[1];
     p->angles[2] = cmd->angles[2];
@@ -169,7 +170,7 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
     if (p->dead) {
         int pressed = cmd->buttons & ~p->oldbuttons & (QW_BUTTON_ATTACK | QW_BUTTON_JUMP);
         p->oldbuttons = cmd->buttons;
-        if (pressed && sv.time >= p->death_time + 1.0)
+        if (pressed && p->time >= p->death_time + 1.0)
             return sv_game_spawn_player(cl->slot);
         return true;
     }

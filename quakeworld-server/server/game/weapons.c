@@ -44,7 +44,7 @@ static bool hitscan(sv_client *cl, sv_player *p, const float src[3], const float
 static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
 {
     p->shells--;
-    p->attack_finished = sv.time + 0.5;
+    p->attack_finished = p->time + 0.5;
     float forward[3], right[3], up[3], src[3];
     weapon_aim(p, angles, src, forward, right, up);
     bool ok = true;
@@ -65,7 +65,7 @@ static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
     if (!e)
         return;
     p->rockets--;
-    p->attack_finished = sv.time + 0.8;
+    p->attack_finished = p->time + 0.8;
     float forward[3], right[3], up[3], src[3];
     weapon_aim(p, angles, src, forward, right, up);
     qw_vec_ma(src, 8.0f, forward, e->origin);
@@ -89,7 +89,7 @@ static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
 
 static bool fire_axe(sv_client *cl, sv_player *p, const float angles[3])
 {
-    p->attack_finished = sv.time + 0.5;
+    p->attack_finished = p->time + 0.5;
     float forward[3], right[3], up[3], src[3], end[3];
     weapon_aim(p, angles, src, forward, right, up);
     qw_vec_ma(src, 64.0f, forward, end);
@@ -125,7 +125,7 @@ QW_TM_SAFE void sv_weapons_select(sv_player *p, int impulse)
 
 QW_TM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[3])
 {
-    if (sv.time < p->attack_finished)
+    if (p->time < p->attack_finished)
         return true;
     switch (weapon_that_fires(p->weapon, p->shells, p->rockets)) {
     case IT_ROCKET_LAUNCHER:
@@ -140,7 +140,7 @@ QW_TM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[
 
 bool sv_weapons_reach(const sv_player *p, const qw_usercmd *cmd, float mins[3], float maxs[3])
 {
-    if (!(cmd->buttons & QW_BUTTON_ATTACK) || sv.time < p->attack_finished)
+    if (!(cmd->buttons & QW_BUTTON_ATTACK) || p->time < p->attack_finished)
         return false;
     int weapon = weapon_after_impulse(p, cmd->impulse);
     if (weapon_that_fires(weapon, p->shells, p->rockets) != IT_SHOTGUN)

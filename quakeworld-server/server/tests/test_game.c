@@ -1,6 +1,8 @@
 /* CMocka test of the game logic on a generated open arena (argv[1] = basedir holding
  * id1/maps/arena.bsp): shotgun hits, kills and frags (with their svc_updatefrags), respawn
- * on a fresh button press, rockets flying in U and exploding, item pickup and respawn. */
+ * on a fresh button press, rockets flying in U and exploding, item pickup and respawn.
+ * Refire and respawn delays run on each player's own clock (the sum of its commands'
+ * durations): the tests advance it by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,10 +33,15 @@ static void place(int slot, float x, float y)
     qw_area_relink_object(&sv.area, &p->link, p->origin);
 }
 
+static void timed_command(int slot, float yaw, int buttons, int msec)
+{
+    qw_usercmd cmd = {.msec = (uint8_t)msec, .angles = {0, yaw, 0}, .buttons = (uint8_t)buttons};
+    assert_true(sv_game_run_command(&sv.clients[slot], &cmd));
+}
+
 static void command(int slot, float yaw, int buttons)
 {
-    qw_usercmd cmd = {.msec = 0, .angles = {0, yaw, 0}, .buttons = (uint8_t)buttons};
-    assert_true(sv_game_run_command(&sv.clients[slot], &cmd));
+    timed_command(slot, yaw, buttons, 0);
 }
 
 /* Whether a client's reliable queue holds this byte sequence. */
@@ -82,8 +89,7 @@ static void test_shotgun_hits(void **state)
     (void)state;
     place(0, 0, 0);
     place(1, 200, 0);
-    sv.time = 10;
-    sv.players[0].attack_finished = 0;
+    sv.players[0].attack_finished = sv.players[0].time;
     command(0, 0, QW_BUTTON_ATTACK);
     assert_int_equal(sv.players[0].shells, 24);
     /* six pellets of 4 at 200 units: all hit the 32-unit box */
@@ -92,9 +98,30 @@ static void test_shotgun_hits(void **state)
     command(0, 0, QW_BUTTON_ATTACK);
     assert_int_equal(sv.players[0].shells, 24);
     /* shooting away from the other player misses */
-    sv.time = 11;
+    sv.players[0].time += 1;
     command(0, 180, QW_BUTTON_ATTACK);
     assert_int_equal(sv.players[1].health, 100 - 24);
+}
+
+/* The shotgun refires after 0.5 s of the shooter's own commands, whatever the wall clock. */
+static void test_refire_on_player_clock(void **state)
+{
+    (void)state;
+    place(0, 0, 0);
+    place(1, 200, 0);
+    sv_player *p = &sv.players[0];
+    p->attack_finished = p->time;
+    int shells = p->shells;
+    command(0, 0, QW_BUTTON_ATTACK);
+    assert_int_equal(p->shells, shells - 1);
+    double wall = sv.time;
+    timed_command(0, 0, 0, 200);
+    timed_command(0, 0, QW_BUTTON_ATTACK, 200); /* 0.4 s: not yet */
+    assert_int_equal(p->shells, shells - 1);
+    timed_command(0, 0, QW_BUTTON_ATTACK, 100); /* 0.5 s */
+    assert_int_equal(p->shells, shells - 2);
+    assert_true(sv.time == wall);
+    sv.players[1].health = 100;
 }
 
 static void test_kill_frags_and_respawn(void **state)
@@ -112,7 +139,7 @@ static void test_kill_frags_and_respawn(void **state)
     assert_int_equal(sv.players[0].frags, before + 1);
     command(1, 0, QW_BUTTON_JUMP);
     assert_true(sv.players[1].dead);
-    sv.time += 2;
+    sv.players[1].time += 2;
     command(1, 0, QW_BUTTON_JUMP); /* still held: no fresh press */
     assert_true(sv.players[1].dead);
     command(1, 0, 0);
@@ -123,7 +150,7 @@ static void test_kill_frags_and_respawn(void **state)
     int f1 = sv.players[1].frags;
     assert_true(sv_game_damage(1, 1, 1000, sv.players[1].origin, DMG_SUICIDE));
     assert_int_equal(sv.players[1].frags, f1 - 1);
-    sv.time += 2;
+    sv.players[1].time += 2;
     command(1, 0, 0);
     command(1, 0, QW_BUTTON_ATTACK);
     assert_false(sv.players[1].dead);
@@ -166,7 +193,7 @@ static void test_item_pickup_and_respawn(void **state)
     assert_non_null(item);
     sv_player *p = &sv.players[0];
     if (p->dead) {
-        sv.time += 2;
+        p->time += 2;
         command(0, 0, 0);
         command(0, 0, QW_BUTTON_ATTACK);
     }
@@ -201,6 +228,7 @@ int main(int argc, char **argv)
     basedir = argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shotgun_hits),
+        cmocka_unit_test(test_refire_on_player_clock),
         cmocka_unit_test(test_kill_frags_and_respawn),
         cmocka_unit_test(test_rocket_explodes_in_u),
         cmocka_unit_test(test_item_pickup_and_respawn),
