@@ -77,6 +77,7 @@ typedef struct sv_client {
     char userinfo[QW_MAX_INFO_STRING];
     char name[32];
     int topcolor, bottomcolor;
+    bool spectator;                   /* connected with "spectator" set in its userinfo */
     qw_netchan netchan;
     int spawncount;                   /* the sign-on generation the client must quote */
     double connect_time;
@@ -115,9 +116,11 @@ typedef enum { WEAPON_AXE, WEAPON_SHOTGUN, WEAPON_ROCKET } sv_weapon;
 /* Game state of one player (entity number slot + 1). */
 typedef struct sv_player {
     bool active;                      /* in the game (after begin) */
+    bool spectator;                   /* a spectator: flies through walls, seen by nobody,
+                                         in no list of the areanode tree (active stays false) */
     qw_area_object link;              /* in the areanode tree while alive */
     float origin[3], velocity[3], angles[3];
-    int onground, waterlevel, oldbuttons;
+    int onground, waterlevel, watertype, oldbuttons;
     float waterjumptime;
     int health, armor;
     float armortype;
@@ -132,6 +135,9 @@ typedef struct sv_player {
     double time;
     double death_time;                /* on the player's clock */
     double attack_finished;           /* on the player's clock */
+    double air_finished;              /* drowning starts then (on the player's clock) */
+    double pain_finished, liquid_hurt_time;  /* next drowning / slime or lava hurt */
+    int drown_damage;
     int weaponframe;
     int frame;
     int effects;
@@ -165,11 +171,25 @@ typedef struct sv_entity {
     qw_entity_state baseline;
 } sv_entity;
 
-/* Global events (temp entities, sounds) written during one frame, sent to everybody. */
+/* One message of the global state buffer and who may receive it: clients whose leaf is in
+ * the PHS (sounds, explosions: what can be heard) or the PVS (gunshots, blood: what can be
+ * seen) of the leaf where it happened. */
+typedef enum { EVENT_HEARD, EVENT_SEEN } sv_event_reach;
+typedef struct sv_event {
+    uint16_t offset, len;             /* bytes in the frame's data */
+    int leaf;                         /* world leaf of its origin */
+    uint8_t reach;                    /* sv_event_reach */
+} sv_event;
+
+#define SV_FRAME_EVENTS 128
+
+/* Global events (temp entities, sounds) written during one frame, multicast in S. */
 typedef struct sv_event_frame {
     unsigned frame;
     qw_sizebuf buf;
     uint8_t data[QW_MAX_MSGLEN];
+    int count;
+    sv_event events[SV_FRAME_EVENTS];
 } sv_event_frame;
 
 typedef struct sv_spawnpoint {

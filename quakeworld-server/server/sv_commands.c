@@ -54,7 +54,7 @@ static void cmd_new(sv_client *cl)
     qw_write_long(&sb, QW_PROTOCOL_VERSION);
     qw_write_long(&sb, sv.spawncount);
     qw_write_string(&sb, "qw");
-    qw_write_byte(&sb, cl->slot);
+    qw_write_byte(&sb, cl->slot | (cl->spectator ? 128 : 0)); /* bit 7: a spectator */
     qw_write_string(&sb, sv.level_title);
     const qw_movevars *mv = &sv.movevars;
     qw_write_float(&sb, mv->gravity);
@@ -154,7 +154,7 @@ static void cmd_prespawn(sv_client *cl, const sv_args *a)
 /* What a newcomer's scoreboard needs of one slot, copied inside CS_SCOREBOARD (others
  * change frags and names meanwhile); the messages are then built outside the section. */
 typedef struct user_snapshot {
-    bool here;
+    bool here, spectator;
     char name[32];
     int topcolor, bottomcolor, userid, frags;
     double ping_ms, connect_time;
@@ -165,6 +165,7 @@ static void snapshot_users(user_snapshot *out, int n)
     for (int i = 0; i < n; i++) {
         const sv_client *c = &sv.clients[i];
         out[i].here = c->state == CL_CONNECTED || c->state == CL_SPAWNED;
+        out[i].spectator = c->spectator;
         memcpy(out[i].name, c->name, sizeof out[i].name);
         out[i].topcolor = c->topcolor;
         out[i].bottomcolor = c->bottomcolor;
@@ -206,6 +207,8 @@ static void write_user_update(qw_sizebuf *sb, int slot, const user_snapshot *u)
         qw_info_set(info, sizeof info, "topcolor", v);
         snprintf(v, sizeof v, "%d", u->bottomcolor);
         qw_info_set(info, sizeof info, "bottomcolor", v);
+        if (u->spectator)
+            qw_info_set(info, sizeof info, "*spectator", "1");
     }
     qw_write_byte(sb, svc_updateuserinfo);
     qw_write_byte(sb, slot);
@@ -245,7 +248,9 @@ static void cmd_spawn(sv_client *cl, const sv_args *a)
  * workers look at client states when they print to everybody. */
 static bool enter_world(sv_client *cl)
 {
-    if (!sv_game_spawn_player(cl->slot))
+    if (cl->spectator)
+        sv_game_spawn_spectator(cl->slot);
+    else if (!sv_game_spawn_player(cl->slot))
         return false;
     sv_reliable_mark_spawned(cl);
     return true;
@@ -264,9 +269,10 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
     cl->delta_sequence = -1;
     cl->last_cmd_time = sv.time;
     char text[96];
-    snprintf(text, sizeof text, "%s entered the game\n", cl->name);
+    snprintf(text, sizeof text, "%s %s\n", cl->name,
+             cl->spectator ? "entered as a spectator" : "entered the game");
     CRITICAL_SECTION(CS_BROADCAST, sv_broadcast_print(PRINT_HIGH, text););
-    sv_log("%s entered the game", cl->name);
+    sv_log("%.*s", (int)strlen(text) - 1, text);
 }
 
 static void cmd_say(sv_client *cl, const sv_args *a)
@@ -281,7 +287,8 @@ static void cmd_say(sv_client *cl, const sv_args *a)
     }
     if (len > 160)
         len = 160;
-    snprintf(text, sizeof text, "%s: %.*s\n", cl->name, (int)len, msg);
+    snprintf(text, sizeof text, "%s%s: %.*s\n", cl->spectator ? "[SPEC] " : "", cl->name,
+             (int)len, msg);
     for (char *p = text; *p; p++)
         if ((unsigned char)*p < 32 && *p != '\n')
             *p = ' ';
@@ -325,7 +332,7 @@ static void cmd_setinfo(sv_client *cl, const sv_args *a)
 /* Suicide (a frag less), handled like a move command's damage. */
 static void cmd_kill(sv_client *cl)
 {
-    if (cl->state != CL_SPAWNED)
+    if (cl->state != CL_SPAWNED || cl->spectator)
         return;
     bool ok;
     sv_region_plan_move(cl, NULL);

@@ -22,10 +22,16 @@ void sv_game_init_players(void);
 /* RP, inside CS_SPAWN_PLAYER (begin) or nested inside CS_MOVE_COMMAND (respawn).
  * False if a reliable queue overflowed (the section is cancelled). */
 QW_TM_SAFE bool sv_game_spawn_player(int slot);
-/* RP, inside CS_MOVE_COMMAND: one movement command of a spawned client. */
+/* RP, inside CS_SPAWN_PLAYER: a spectator enters, above a spawn point, in nobody's way. */
+QW_TM_SAFE void sv_game_spawn_spectator(int slot);
+/* RP, inside CS_MOVE_COMMAND: one movement command of a spawned client (a spectator's
+ * flies it through walls and touches nothing). */
 QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd);
 /* What did the damage (for obituaries). */
-typedef enum { DMG_SHOTGUN, DMG_AXE, DMG_ROCKET, DMG_TELEFRAG, DMG_SUICIDE } sv_damage_cause;
+typedef enum {
+    DMG_SHOTGUN, DMG_AXE, DMG_ROCKET, DMG_TELEFRAG, DMG_SUICIDE, DMG_DROWN, DMG_SLIME,
+    DMG_LAVA, DMG_CRUSH
+} sv_damage_cause;
 /* RP inside a section, or U: damage and its consequences (death, frags, obituaries). */
 QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float from[3],
                                sv_damage_cause cause);

@@ -320,7 +320,8 @@ void sv_map_build_serverinfo(void)
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "hostname", "qwsv Atomic Quake");
     snprintf(v, sizeof v, "%d", sv.opt.maxclients);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxclients", v);
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxspectators", "0");
+    /* spectators take player slots: as many as there are */
+    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxspectators", v);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "map", sv.mapname);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "deathmatch", "1");
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "teamplay", "0");

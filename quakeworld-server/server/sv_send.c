@@ -7,6 +7,7 @@
 
 #include "qw_playerinfo.h"
 #include "sv_client.h"
+#include "sv_events.h"
 #include "sv_game.h"
 #include "sv_net.h"
 #include "sv_reliable.h"
@@ -153,22 +154,6 @@ static void write_entities(sv_client *cl, qw_sizebuf *sb, const uint8_t *pvs)
     qw_write_short(sb, 0);
 }
 
-static void write_events(sv_client *cl, qw_sizebuf *sb)
-{
-    unsigned first = cl->events_sent_frame + 1;
-    if (sv.framenum - first >= SV_EVENT_FRAMES)
-        first = sv.framenum - SV_EVENT_FRAMES + 1;
-    for (unsigned f = first; f <= sv.framenum; f++) {
-        const sv_event_frame *ev = &sv.events[f % SV_EVENT_FRAMES];
-        if (ev->frame != f)
-            continue;
-        if (qw_sizebuf_free_space(sb) < ev->buf.cursize)
-            break;
-        qw_write_data(sb, ev->data, ev->buf.cursize);
-    }
-    cl->events_sent_frame = sv.framenum;
-}
-
 /* The round trip of the frame the client's last packet acknowledges. Measured here in S by
  * the client's own worker: in RP others read the ping (a newcomer's scoreboard). */
 static void update_ping(sv_client *cl)
@@ -201,7 +186,8 @@ void sv_send_client(sv_client *cl)
     frame->num_entities = 0;
     if (cl->state == CL_SPAWNED) {
         sv_player *p = &sv.players[cl->slot];
-        write_stats(cl);
+        if (!p->spectator)
+            write_stats(cl);
         if (p->dmg_take || p->dmg_save) {
             qw_write_byte(&sb, svc_damage);
             qw_write_byte(&sb, p->dmg_save > 255 ? 255 : p->dmg_save);
@@ -224,7 +210,7 @@ void sv_send_client(sv_client *cl)
             memset(pvs, 0xff, sizeof pvs);
         write_players(cl, &sb, pvs);
         write_entities(cl, &sb, pvs);
-        write_events(cl, &sb);
+        sv_events_copy_for(p->origin, &cl->events_sent_frame, &sb);
         if (cl->chokecount) {
             qw_write_byte(&sb, svc_chokecount);
             qw_write_byte(&sb, cl->chokecount > 255 ? 255 : cl->chokecount);

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qw_info.h"
 #include "server.h"
@@ -25,4 +26,6 @@ void sv_client_apply_userinfo(sv_client *cl)
         cl->topcolor = 13;
     if (cl->bottomcolor > 13)
         cl->bottomcolor = 13;
+    qw_info_get(cl->userinfo, "spectator", v, sizeof v);
+    cl->spectator = v[0] && strcmp(v, "0") != 0;
 }

@@ -4,8 +4,8 @@
 
 struct sv_client;
 
-/* Sets cl->name, topcolor and bottomcolor from cl->userinfo and cl->slot (master at connect,
- * or a worker on a private copy before CS_USERINFO publishes the result). */
+/* Sets cl->name, topcolor, bottomcolor and spectator from cl->userinfo and cl->slot (master
+ * at connect, or a worker on a private copy before CS_USERINFO publishes the result). */
 void sv_client_apply_userinfo(struct sv_client *cl);
 
 #endif

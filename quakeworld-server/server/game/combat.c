@@ -48,20 +48,30 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
     size_t n = 0;
     const char *victim = sv.clients[target].name;
     if (attacker < 0 || attacker == target) {
+        /* killed by the world or by oneself: a frag less */
+        static const char *const how[] = {
+            [DMG_SHOTGUN] = " becomes bored with life\n", [DMG_AXE] = " becomes bored with life\n",
+            [DMG_ROCKET] = " becomes bored with life\n", [DMG_TELEFRAG] = " was telefragged\n",
+            [DMG_SUICIDE] = " becomes bored with life\n", [DMG_DROWN] = " drowned\n",
+            [DMG_SLIME] = " dissolved in slime\n", [DMG_LAVA] = " burned in lava\n",
+            [DMG_CRUSH] = " was squished\n"};
         sv.players[target].frags -= 1;
         ok &= send_frags(target);
         n = text_append(text, sizeof text, n, victim);
-        n = text_append(text, sizeof text, n, " becomes bored with life\n");
+        n = text_append(text, sizeof text, n, how[cause]);
     } else {
         sv.players[attacker].frags += 1;
         ok &= send_frags(attacker);
         static const char *const before[] = {
             [DMG_SHOTGUN] = " chewed on ", [DMG_AXE] = " was ax-murdered by ",
             [DMG_ROCKET] = " rides ", [DMG_TELEFRAG] = " was telefragged by ",
-            [DMG_SUICIDE] = " was killed by "};
+            [DMG_SUICIDE] = " was killed by ", [DMG_DROWN] = " was killed by ",
+            [DMG_SLIME] = " was killed by ", [DMG_LAVA] = " was killed by ",
+            [DMG_CRUSH] = " was killed by "};
         static const char *const after[] = {
             [DMG_SHOTGUN] = "'s boomstick\n", [DMG_AXE] = "\n", [DMG_ROCKET] = "'s rocket\n",
-            [DMG_TELEFRAG] = "\n", [DMG_SUICIDE] = "\n"};
+            [DMG_TELEFRAG] = "\n", [DMG_SUICIDE] = "\n", [DMG_DROWN] = "\n",
+            [DMG_SLIME] = "\n", [DMG_LAVA] = "\n", [DMG_CRUSH] = "\n"};
         n = text_append(text, sizeof text, n, victim);
         n = text_append(text, sizeof text, n, before[cause]);
         n = text_append(text, sizeof text, n, sv.clients[attacker].name);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "game/combat.h"
+#include "game/liquids.h"
 #include "game/triggers.h"
 #include "game/weapons.h"
 #include "sv_events.h"
@@ -95,6 +96,8 @@ QW_TM_SAFE bool sv_game_spawn_player(int slot)
     p->effects = 0;
     p->onground = 0;
     p->waterjumptime = 0;
+    p->waterlevel = 0;
+    sv_liquids_reset(p);
     p->setangle = true;
     p->active = true;
     link_player(p);
@@ -104,10 +107,27 @@ QW_TM_SAFE bool sv_game_spawn_player(int slot)
     return ok;
 }
 
+QW_TM_SAFE void sv_game_spawn_spectator(int slot)
+{
+    sv_player *p = &sv.players[slot];
+    const sv_spawnpoint *sp = &sv.spawnpoints[slot % sv.num_spawnpoints];
+    qw_vec_copy(sp->origin, p->origin);
+    p->origin[2] += 32;
+    memset(p->velocity, 0, sizeof p->velocity);
+    p->angles[0] = p->angles[2] = 0;
+    p->angles[1] = sp->angle;
+    p->setangle = true;
+    p->spectator = true;
+    p->active = false;
+    p->dead = false;
+    p->health = 0;
+}
+
 void sv_game_remove_player(int slot)
 {
     sv_player *p = &sv.players[slot];
     qw_area_unlink_object(&p->link);
+    p->spectator = false;
     p->active = false;
     p->dead = false;
     p->frags = 0;
@@ -115,6 +135,32 @@ void sv_game_remove_player(int slot)
     for (int n = SV_FIRST_NONPLAYER; n < sv.num_entities; n++)
         if (sv.entities[n].kind == ENT_ROCKET && sv.entities[n].owner_slot == slot)
             sv.entities[n].owner_slot = -1;
+}
+
+/* A spectator flies (QuakeWorld's spectator movement: through walls, at spectatormaxspeed)
+ * and, not being in the areanode tree, meets nothing. */
+static void move_spectator(sv_player *p, const qw_usercmd *cmd)
+{
+    qw_pmove pm;
+    qw_vec_copy(p->origin, pm.origin);
+    qw_vec_copy(p->velocity, pm.velocity);
+    qw_vec_copy(cmd->angles, pm.angles);
+    pm.oldbuttons = p->oldbuttons;
+    pm.waterjumptime = 0;
+    pm.pm_type = QW_PM_SPECTATOR;
+    pm.cmd.msec = cmd->msec;
+    qw_vec_copy(cmd->angles, pm.cmd.angles);
+    pm.cmd.forwardmove = cmd->forwardmove;
+    pm.cmd.sidemove = cmd->sidemove;
+    pm.cmd.upmove = cmd->upmove;
+    pm.cmd.buttons = cmd->buttons;
+    pm.bsp = sv.bsp;
+    pm.numphysent = 1;
+    memset(&pm.physents[0], 0, sizeof pm.physents[0]);
+    qw_pmove_run(&pm, &sv.movevars);  /* pure, on this transaction's local pm */
+    qw_vec_copy(pm.origin, p->origin);
+    qw_vec_copy(pm.velocity, p->velocity);
+    p->oldbuttons = pm.oldbuttons;
 }
 
 /* pmove for one command: the shared state goes into a local qw_pmove, the pure movement code
@@ -153,12 +199,20 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
     p->waterjumptime = pm.waterjumptime;
     p->onground = pm.onground != -1;
     p->waterlevel = pm.waterlevel;
+    p->watertype = pm.watertype;
     qw_area_relink_object(&sv.area, &p->link, p->origin);
 }
 
 QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
 {
     sv_player *p = &sv.players[cl->slot];
+    if (p->spectator) {
+        p->angles[0] = cmd->angles[0];
+        p->angles[1] = cmd->angles[1];
+        p->angles[2] = cmd->angles[2];
+        move_spectator(p, cmd);
+        return true;
+    }
     if (!p->active)
         return true;
     bool ok = true;
@@ -177,6 +231,9 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
     if (cmd->impulse)
         sv_weapons_select(p, cmd->impulse);
     move_player(p, cmd);
+    ok &= sv_liquids_hurt(cl->slot, p);
+    if (p->dead)
+        return ok;
     ok &= sv_triggers_touch(cl, p);
     if (cmd->buttons & QW_BUTTON_ATTACK)
         ok &= sv_weapons_fire(cl, p, cmd->angles);

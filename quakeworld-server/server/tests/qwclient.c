@@ -4,6 +4,10 @@
  * fail the run). Exit 0 when the goal of the chosen mode is reached:
  *   default          signed on and its own origin moved by more than 32 units
  *   -expect-reject   the connect was refused ("n" reply), e.g. by a full server
+ *   -spectator       signed on as a spectator (serverdata slot bit 7), in the game (entity
+ *                    updates arriving after "begin") and never shown as a player
+ * -expect-spectator NAME: another client, NAME, must be announced as a spectator (*spectator
+ * in its userinfo) and never be sent to us as a player.
  * Usage: qwclient -port N [-host 127.0.0.1] [-name NAME] [-map FILE.bsp] [-chktbl FILE]
  *                 [-qport N] [-shoot] [-say TEXT] [-stay SECONDS] [-timeout SECONDS]
  *                 [-expect-reject] [-expect-chat TEXT [-expect-chat-count N]] [-reply TEXT]
@@ -25,6 +29,7 @@
 #include "bsp.h"
 #include "qw_crc.h"
 #include "qw_entity_delta.h"
+#include "qw_info.h"
 #include "qw_msg.h"
 #include "qw_netchan.h"
 #include "qw_playerinfo.h"
@@ -33,16 +38,18 @@
 
 static struct {
     const char *host, *name, *map, *chktbl_path, *say, *expect_chat, *garbage_dir, *download;
-    const char *reply;
+    const char *reply, *expect_spectator;
     int port, qport, expect_chat_count, expect_obituaries;
     long download_size;
-    bool shoot, expect_reject, vanish;
+    bool shoot, expect_reject, vanish, spectator;
     double stay, timeout;
 } opt = {.host = "127.0.0.1", .name = "tester", .timeout = 10, .download_size = -1,
          .expect_chat_count = 1};
 static char heard[32][64]; /* distinct chat lines that matched -expect-chat */
 static int num_heard;
 static int num_obituaries;
+static bool slot_flag_spectator, begin_sent, frames_after_begin;
+static int spectator_slot = -1;     /* the slot of -expect-spectator NAME, once announced */
 static bool replied;
 static double replied_at;
 static long download_got;
@@ -173,6 +180,7 @@ static void handle_stufftext(const char *text)
         } else if (!strcmp(line, "skins")) {
             char b[64];
             snprintf(b, sizeof b, "begin %d", spawncount);
+            begin_sent = true;
             stringcmd(b);
         }
     }
@@ -232,7 +240,11 @@ static void parse_message(qw_msgreader *r)
                 die("serverdata: protocol is not 28%s", "");
             spawncount = qw_read_long(r);
             qw_read_string(r, s, sizeof s);
-            my_slot = qw_read_byte(r) & 127;
+            int slot_byte = qw_read_byte(r);
+            my_slot = slot_byte & 127;
+            slot_flag_spectator = (slot_byte & 128) != 0;
+            if (slot_flag_spectator != opt.spectator)
+                die("serverdata: the spectator bit of our slot is %s", slot_flag_spectator ? "set" : "clear");
             qw_read_string(r, s, sizeof s);
             for (int i = 0; i < 10; i++)
                 qw_read_float(r);
@@ -297,11 +309,20 @@ static void parse_message(qw_msgreader *r)
             qw_read_byte(r);
             qw_read_float(r);
             break;
-        case svc_updateuserinfo:
-            qw_read_byte(r);
+        case svc_updateuserinfo: {
+            int slot = qw_read_byte(r);
             qw_read_long(r);
             qw_read_string(r, s, sizeof s);
+            char name[64], spec[8];
+            if (opt.expect_spectator && qw_info_get(s, "name", name, sizeof name) &&
+                !strcmp(name, opt.expect_spectator)) {
+                if (!qw_info_get(s, "*spectator", spec, sizeof spec) || strcmp(spec, "1"))
+                    die("%s is not announced as a spectator", opt.expect_spectator);
+                spectator_slot = slot;
+                printf("%s is a spectator in slot %d\n", opt.expect_spectator, slot);
+            }
             break;
+        }
         case svc_setinfo:
             qw_read_byte(r);
             qw_read_string(r, s, sizeof s);
@@ -364,6 +385,10 @@ static void parse_message(qw_msgreader *r)
             qw_playerinfo pi;
             if (!qw_playerinfo_read(r, &pi))
                 die("truncated playerinfo%s", "");
+            if (pi.slot == spectator_slot)
+                die("a player update for %s, a spectator", opt.expect_spectator);
+            if (opt.spectator && pi.slot == my_slot)
+                die("a player update for ourselves, a spectator%s", "");
             if (pi.slot >= 0 && pi.slot < 32 && pi.slot != my_slot) {
                 memcpy(others[pi.slot], pi.origin, sizeof others[0]);
                 others_seen[pi.slot] = !pi.dead;
@@ -379,6 +404,7 @@ static void parse_message(qw_msgreader *r)
         }
         case svc_packetentities:
             parse_entities(r, false);
+            frames_after_begin |= begin_sent;
             break;
         case svc_deltapacketentities:
             parse_entities(r, true);
@@ -550,6 +576,7 @@ int main(int argc, char **argv)
                  "       [-qport N] [-shoot] [-say TEXT] [-expect-chat TEXT] [-stay SECONDS]\n"
                  "       [-timeout SECONDS] [-expect-reject] [-garbage DIR] [-vanish]\n"
                  "       [-expect-chat-count N] [-reply TEXT] [-expect-obituaries N]\n"
+                 "       [-spectator] [-expect-spectator NAME]\n"
                  "       [-download NAME [-download-size BYTES]]\n"
                  "A protocol-28 test client: signs on, walks, checks every server message.");
             return 0;
@@ -565,6 +592,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-expect-chat-count")) opt.expect_chat_count = atoi(v), i++;
         else if (!strcmp(a, "-reply")) opt.reply = v, i++;
         else if (!strcmp(a, "-expect-obituaries")) opt.expect_obituaries = atoi(v), i++;
+        else if (!strcmp(a, "-expect-spectator")) opt.expect_spectator = v, i++;
+        else if (!strcmp(a, "-spectator")) opt.spectator = true;
         else if (!strcmp(a, "-stay")) opt.stay = atof(v), i++;
         else if (!strcmp(a, "-timeout")) opt.timeout = atof(v), i++;
         else if (!strcmp(a, "-garbage")) opt.garbage_dir = v, i++;
@@ -605,8 +634,10 @@ int main(int argc, char **argv)
     if (!have_challenge)
         die("no challenge from the server%s", "");
     char line[512];
-    snprintf(line, sizeof line, "connect %d %d %d \"\\name\\%s\\topcolor\\4\\bottomcolor\\12\"\n",
-             QW_PROTOCOL_VERSION, opt.qport, challenge, opt.name);
+    snprintf(line, sizeof line,
+             "connect %d %d %d \"\\name\\%s\\topcolor\\4\\bottomcolor\\12%s\"\n",
+             QW_PROTOCOL_VERSION, opt.qport, challenge, opt.name,
+             opt.spectator ? "\\spectator\\1" : "");
     send_oob(line);
     int n = recv_oob(buf, sizeof buf, 2.0);
     if (n < 5)
@@ -644,6 +675,12 @@ int main(int argc, char **argv)
             if (!qw_netchan_process(&nc, buf, (size_t)got, now(), &r, NULL))
                 continue;
             parse_message(&r);
+        }
+        if (opt.spectator && !spawned && frames_after_begin) {
+            /* a spectator is not a player: nothing tells it where it is, it just sees */
+            spawned = moved = true;
+            spawned_at = now();
+            printf("in the game as a spectator (slot %d)\n", my_slot);
         }
         if (!spawned && have_origin) {
             spawned = true;

@@ -1,6 +1,8 @@
 /* CMocka test of the game logic on a generated open arena (argv[1] = basedir holding
- * id1/maps/arena.bsp): shotgun hits, kills and frags (with their svc_updatefrags), respawn
- * on a fresh button press, rockets flying in U and exploding, item pickup and respawn.
+ * id1/maps/arena.bsp, with a lava pool at x, y 360..480, -480..-360, slime at 360..480,
+ * 360..480 and water at -480..-300, 360..480, see test-game.sh): shotgun hits, kills and
+ * frags (with their svc_updatefrags), respawn on a fresh button press, rockets flying in U
+ * and exploding, item pickup and respawn, lava, slime and drowning.
  * Refire and respawn delays run on each player's own clock (the sum of its commands'
  * durations): the tests advance it by hand. */
 #include <setjmp.h>
@@ -23,6 +25,32 @@ double sv_clock(void) { return 0; }
 
 static const char *basedir;
 
+/* The game code runs as in the server: each call inside its critical section, here as a
+ * transaction (-sync stm), so the test covers the instrumented paths and rollbacks. Kept out
+ * of line: a transaction begins like setjmp, and a caller's locals would be clobbered. */
+static __attribute__((noinline)) bool cs_run_command(int slot, const qw_usercmd *cmd)
+{
+    bool ok;
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(&sv.clients[slot], cmd));
+    return ok;
+}
+
+static __attribute__((noinline)) bool cs_spawn(int slot)
+{
+    bool ok;
+    CRITICAL_SECTION_CANCELLABLE(CS_SPAWN_PLAYER, ok, sv_game_spawn_player(slot));
+    return ok;
+}
+
+static __attribute__((noinline)) bool cs_damage(int target, int attacker, int amount, sv_damage_cause cause)
+{
+    bool ok;
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok,
+                                 sv_game_damage(target, attacker, amount,
+                                                sv.players[attacker].origin, cause));
+    return ok;
+}
+
 static void place(int slot, float x, float y)
 {
     sv_player *p = &sv.players[slot];
@@ -36,7 +64,7 @@ static void place(int slot, float x, float y)
 static void timed_command(int slot, float yaw, int buttons, int msec)
 {
     qw_usercmd cmd = {.msec = (uint8_t)msec, .angles = {0, yaw, 0}, .buttons = (uint8_t)buttons};
-    assert_true(sv_game_run_command(&sv.clients[slot], &cmd));
+    assert_true(cs_run_command(slot, &cmd));
 }
 
 static void command(int slot, float yaw, int buttons)
@@ -63,7 +91,7 @@ static int setup(void **state)
     sv.opt.maxclients = 4;
     sv.opt.threads = 1;
     sv.opt.basedir = basedir;
-    sv_sync_init(SYNC_NONE);
+    sv_sync_init(SYNC_STM);
     sv_stats_init(1);
     sv_game_init_players();
     char err[512];
@@ -79,7 +107,7 @@ static int setup(void **state)
         snprintf(cl->name, sizeof cl->name, "player%d", i);
         qw_netchan_init(&cl->netchan, false, i);
         sv.time = 1;
-        assert_true(sv_game_spawn_player(i));
+        assert_true(cs_spawn(i));
     }
     return 0;
 }
@@ -128,14 +156,14 @@ static void test_kill_frags_and_respawn(void **state)
 {
     (void)state;
     int before = sv.players[0].frags;
-    assert_true(sv_game_damage(1, 0, 1000, sv.players[0].origin, DMG_SHOTGUN));
+    assert_true(cs_damage(1, 0, 1000, DMG_SHOTGUN));
     assert_true(sv.players[1].dead);
     assert_int_equal(sv.players[0].frags, before + 1);
     uint8_t frags_msg[4] = {svc_updatefrags, 0, (uint8_t)(before + 1), 0};
     assert_true(queued(0, frags_msg, 4));
     assert_true(queued(1, frags_msg, 4));
     /* a dead player cannot be hurt again, and does not respawn before a second passed */
-    assert_true(sv_game_damage(1, 0, 50, sv.players[0].origin, DMG_SHOTGUN));
+    assert_true(cs_damage(1, 0, 50, DMG_SHOTGUN));
     assert_int_equal(sv.players[0].frags, before + 1);
     command(1, 0, QW_BUTTON_JUMP);
     assert_true(sv.players[1].dead);
@@ -148,7 +176,7 @@ static void test_kill_frags_and_respawn(void **state)
     assert_int_equal(sv.players[1].health, 100);
     /* suicide costs a frag */
     int f1 = sv.players[1].frags;
-    assert_true(sv_game_damage(1, 1, 1000, sv.players[1].origin, DMG_SUICIDE));
+    assert_true(cs_damage(1, 1, 1000, DMG_SUICIDE));
     assert_int_equal(sv.players[1].frags, f1 - 1);
     sv.players[1].time += 2;
     command(1, 0, 0);
@@ -219,6 +247,111 @@ static void test_item_pickup_and_respawn(void **state)
     assert_true(item->modelindex > 0);
 }
 
+/* Brings player `slot` back to life with full health and no armour at (x, y). */
+static void fresh_player_at(int slot, float x, float y)
+{
+    if (sv.players[slot].dead)
+        assert_true(cs_spawn(slot));
+    sv.players[slot].health = 100;
+    sv.players[slot].armor = 0;
+    sv.players[slot].armortype = 0;
+    place(slot, x, y);
+}
+
+/* Runs still commands of 100 ms until the player died (at most `seconds`); returns the
+ * seconds it took on the player's clock. */
+static double seconds_until_dead(int slot, double seconds)
+{
+    double start = sv.players[slot].time;
+    for (int i = 0; i < (int)(seconds * 10) && !sv.players[slot].dead; i++)
+        timed_command(slot, 0, 0, 100);
+    return sv.players[slot].time - start;
+}
+
+static void test_lava_slime_and_drowning(void **state)
+{
+    (void)state;
+    const uint8_t burned[] = "player1 burned in lava\n", slimed[] = "player1 dissolved in slime\n",
+                  drowned[] = "player1 drowned\n";
+    int frags = sv.players[1].frags;
+
+    /* lava, waist deep (level 2): 20 per 0.2 s (or a little more: 0.1 s commands), dead
+     * within a second and a half */
+    fresh_player_at(1, 420, -420);
+    timed_command(1, 0, 0, 100);
+    assert_int_equal(sv.players[1].waterlevel, 2);
+    assert_int_equal(sv.players[1].watertype, QW_CONTENTS_LAVA);
+    assert_true(sv.players[1].health < 100);
+    double t = seconds_until_dead(1, 3);
+    assert_true(sv.players[1].dead);
+    assert_true(t <= 1.5);
+    assert_true(queued(0, burned, sizeof burned - 1));
+    assert_int_equal(sv.players[1].frags, frags - 1);
+
+    /* slime: 8 per second at level 2, so 100 health lasts 12-13 s */
+    fresh_player_at(1, 420, 420);
+    t = seconds_until_dead(1, 20);
+    assert_true(sv.players[1].dead);
+    assert_true(t > 11.0 && t < 14.0);
+    assert_true(queued(0, slimed, sizeof slimed - 1));
+
+    /* water over the head: 12 s of air, then 4, 6, 8, ... per second */
+    fresh_player_at(1, -390, 420);
+    timed_command(1, 0, 0, 100);
+    assert_int_equal(sv.players[1].waterlevel, 3);
+    for (int i = 0; i < 115; i++)
+        timed_command(1, 0, 0, 100);
+    assert_int_equal(sv.players[1].health, 100); /* 11.6 s: still breathing */
+    t = seconds_until_dead(1, 30);
+    assert_true(sv.players[1].dead);
+    assert_true(queued(0, drowned, sizeof drowned - 1));
+
+    /* dry land again: no harm */
+    fresh_player_at(1, 0, -200);
+    for (int i = 0; i < 30; i++)
+        timed_command(1, 0, 0, 100);
+    assert_int_equal(sv.players[1].health, 100);
+}
+
+static __attribute__((noinline)) void cs_spawn_spectator(int slot)
+{
+    CRITICAL_SECTION(CS_SPAWN_PLAYER, sv_game_spawn_spectator(slot););
+}
+
+/* A spectator flies through the walls, is in no areanode list, and takes no damage. */
+static void test_spectator(void **state)
+{
+    (void)state;
+    sv_client *cl = &sv.clients[2];
+    cl->slot = 2;
+    cl->state = CL_SPAWNED;
+    cl->spectator = true;
+    snprintf(cl->name, sizeof cl->name, "watcher");
+    cs_spawn_spectator(2);
+    sv_player *s = &sv.players[2];
+    assert_true(s->spectator);
+    assert_false(s->active);
+    s->origin[0] = 400;
+    s->origin[1] = 0;
+    s->origin[2] = 100;
+    for (int i = 0; i < 40; i++) {
+        qw_usercmd cmd = {.msec = 50, .angles = {0, 0, 0}, .forwardmove = 500};
+        assert_true(cs_run_command(2, &cmd));
+    }
+    /* 2 s at 500 units/s from x = 400: far beyond the wall at x = 512 */
+    assert_true(s->origin[0] > 600);
+    qw_area_object *found[8];
+    float lo[3] = {-4096, -4096, -4096}, hi[3] = {4096, 4096, 4096};
+    int n = qw_area_query_box(&sv.area, lo, hi, QW_SOLID_BBOX, found, 8);
+    for (int i = 0; i < n && i < 8; i++)
+        assert_true(found[i] != &s->link);
+    assert_true(cs_damage(2, 0, 1000, DMG_SHOTGUN));
+    assert_false(s->dead);
+    cl->spectator = false;
+    cl->state = CL_FREE;
+    sv_game_remove_player(2);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -232,6 +365,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_kill_frags_and_respawn),
         cmocka_unit_test(test_rocket_explodes_in_u),
         cmocka_unit_test(test_item_pickup_and_respawn),
+        cmocka_unit_test(test_lava_slime_and_drowning),
+        cmocka_unit_test(test_spectator),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -19,6 +19,23 @@ sv_server sv;
 __thread int sv_thread_index;
 double sv_clock(void) { return 0; }
 
+/* The game code runs as in the server: each call inside its critical section, here as a
+ * transaction (-sync stm), so the test covers the instrumented paths and rollbacks. Kept out
+ * of line: a transaction begins like setjmp, and a caller's locals would be clobbered. */
+static __attribute__((noinline)) bool cs_run_command(int slot, const qw_usercmd *cmd)
+{
+    bool ok;
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(&sv.clients[slot], cmd));
+    return ok;
+}
+
+static __attribute__((noinline)) bool cs_spawn(int slot)
+{
+    bool ok;
+    CRITICAL_SECTION_CANCELLABLE(CS_SPAWN_PLAYER, ok, sv_game_spawn_player(slot));
+    return ok;
+}
+
 static const char *basedir, *mapname;
 
 static void test_teleport(void **state)
@@ -26,7 +43,7 @@ static void test_teleport(void **state)
     (void)state;
     sv.opt.maxclients = 4;
     sv.opt.threads = 1;
-    sv_sync_init(SYNC_NONE);
+    sv_sync_init(SYNC_STM);
     sv_game_init_players();
     char err[512];
     if (!sv_map_load(basedir, mapname, err, sizeof err))
@@ -42,7 +59,7 @@ static void test_teleport(void **state)
         sv.clients[i].state = CL_SPAWNED;
         snprintf(sv.clients[i].name, sizeof sv.clients[i].name, "p%d", i);
         qw_netchan_init(&sv.clients[i].netchan, false, i);
-        assert_true(sv_game_spawn_player(i));
+        assert_true(cs_spawn(i));
     }
     /* player 1 waits at the destination */
     sv_player *victim = &sv.players[1];
@@ -54,7 +71,7 @@ static void test_teleport(void **state)
         p->origin[k] = (t->mins[k] + t->maxs[k]) / 2;
     qw_area_relink_object(&sv.area, &p->link, p->origin);
     qw_usercmd cmd = {.msec = 0};
-    assert_true(sv_game_run_command(&sv.clients[0], &cmd));
+    assert_true(cs_run_command(0, &cmd));
     assert_true(p->origin[0] == t->dest_origin[0] && p->origin[1] == t->dest_origin[1]);
     assert_true(p->setangle);
     assert_true(victim->dead);

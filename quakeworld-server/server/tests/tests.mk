@@ -25,6 +25,10 @@ GAMETEST := $(TESTDIR)/test_game
 $(GAMETEST): tests/test_game.c $(SVLIB) $(LIBS) | $(TESTDIR)
 	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
 
+EVENTTEST := $(TESTDIR)/test_events
+$(EVENTTEST): tests/test_events.c $(SVLIB) $(LIBS) | $(TESTDIR)
+	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
+
 TELETEST := $(TESTDIR)/test_teleport
 $(TELETEST): tests/test_teleport.c $(SVLIB) $(LIBS) | $(TESTDIR)
 	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
@@ -40,10 +44,11 @@ else
 	@echo "clang-14 not found: the fuzzer is not built"
 endif
 
-check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(FUZZER) $(TSAN_QWSV)
+check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(EVENTTEST) $(FUZZER) $(TSAN_QWSV)
 	@$(TEST_CASE) qwsv-units --timeout 30 --tm -- $(UNITS) $(CURDIR)/tests/corpus $(SHARED)/quake/protocol/chktbl.bin
-	@$(TEST_CASE) qwsv-game --timeout 30 -- env $(TEST_ENV) tests/test-game.sh $(GAMETEST)
-	@$(TEST_CASE) qwsv-teleport --timeout 30 -- env $(TEST_ENV) tests/test-teleport.sh $(TELETEST)
+	@$(TEST_CASE) qwsv-game --timeout 30 --tm -- env $(TEST_ENV) tests/test-game.sh $(GAMETEST)
+	@$(TEST_CASE) qwsv-teleport --timeout 30 --tm -- env $(TEST_ENV) tests/test-teleport.sh $(TELETEST)
+	@$(TEST_CASE) qwsv-events --timeout 30 -- env $(TEST_ENV) tests/test-events.sh $(EVENTTEST)
 	@$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) tests/test-help.sh
 	@$(TEST_CASE) qwsv-quakestat --timeout 60 -- env $(TEST_ENV) tests/test-quakestat.sh
 	@$(TEST_CASE) qwsv-signon --timeout 60 -- env $(TEST_ENV) tests/test-signon.sh
@@ -53,6 +58,7 @@ check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(FUZZER) $(TSAN
 	@$(TEST_CASE) qwsv-parallel-region --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh region 27530
 	@$(TEST_CASE) qwsv-tsan-region --timeout 180 -- env $(TEST_ENV) tests/test-tsan.sh $(TSAN_QWSV) region 27531
 	@$(TEST_CASE) qwsv-tsan-lock --timeout 180 -- env $(TEST_ENV) tests/test-tsan.sh $(TSAN_QWSV) lock 27532
+	@$(TEST_CASE) qwsv-spectator --timeout 90 --tm -- env $(TEST_ENV) tests/test-spectator.sh stm
 	@$(TEST_CASE) qwsv-full --timeout 60 -- env $(TEST_ENV) tests/test-full.sh
 	@$(TEST_CASE) qwsv-malformed --timeout 60 -- env $(TEST_ENV) tests/test-malformed.sh
 	@$(TEST_CASE) qwsv-timeout --timeout 60 -- env $(TEST_ENV) tests/test-timeout.sh

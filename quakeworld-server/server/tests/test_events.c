@@ -1,0 +1,125 @@
+/* CMocka test of the global state buffer's multicast (argv[1] = basedir, argv[2] = a map
+ * with visibility data, such as e1m2): a sound reaches a client only where its origin's PHS
+ * holds the client's leaf, a gunshot only where its PVS does, and a client that skipped
+ * frames still gets the events of the frames it missed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "server.h"
+#include "sv_events.h"
+#include "sv_game.h"
+#include "sv_map.h"
+#include "sv_stats.h"
+
+sv_server sv;
+__thread int sv_thread_index;
+double sv_clock(void) { return 0; }
+
+static const char *basedir, *mapname;
+
+/* Bytes of the current frame's events that a client at `at` receives. */
+static size_t received_at(const float at[3])
+{
+    uint8_t data[QW_MAX_MSGLEN];
+    qw_sizebuf out;
+    qw_sizebuf_init(&out, data, sizeof data);
+    unsigned last = sv.framenum - 1;
+    sv_events_copy_for(at, &last, &out);
+    assert_int_equal(last, sv.framenum);
+    return out.cursize;
+}
+
+static bool in_row(const uint8_t *row, const float at[3])
+{
+    int leaf = qw_bsp_leaf_for_point(sv.bsp, at);
+    return leaf <= 0 || qw_pvs_row_has(row, leaf - 1);
+}
+
+static void test_sounds_follow_the_phs(void **state)
+{
+    (void)state;
+    int pairs_heard = 0, pairs_unheard = 0, pairs_unseen = 0;
+    for (int a = 0; a < sv.num_spawnpoints; a++) {
+        const float *from = sv.spawnpoints[a].origin;
+        int leaf = qw_bsp_leaf_for_point(sv.bsp, from);
+        for (int b = 0; b < sv.num_spawnpoints; b++) {
+            const float *to = sv.spawnpoints[b].origin;
+            sv.framenum++;
+            sv_events_begin_frame();
+            sv_event_sound(1, 0, sv.sound_pain, from);
+            bool hears = in_row(qw_phs_row(sv.pvs, leaf), to);
+            assert_int_equal(received_at(to) > 0, hears);
+            pairs_heard += hears;
+            pairs_unheard += !hears;
+
+            sv.framenum++;
+            sv_events_begin_frame();
+            sv_event_temp_entity(TE_GUNSHOT, from);
+            bool sees = in_row(qw_pvs_row(sv.pvs, leaf), to);
+            assert_int_equal(received_at(to) > 0, sees);
+            pairs_unseen += !sees;
+            /* what can be seen can be heard */
+            assert_true(!sees || hears);
+        }
+    }
+    printf("spawn point pairs: %d hear each other, %d do not, %d do not see each other\n",
+           pairs_heard, pairs_unheard, pairs_unseen);
+    /* the map must show both cases, or the test proves nothing */
+    assert_true(pairs_heard > 0);
+    assert_true(pairs_unheard > 0);
+}
+
+static void test_missed_frames_are_sent(void **state)
+{
+    (void)state;
+    const float *at = sv.spawnpoints[0].origin;
+    unsigned last = sv.framenum;
+    for (int f = 0; f < 3; f++) {
+        sv.framenum++;
+        sv_events_begin_frame();
+        sv_event_sound(1, 0, sv.sound_pain, at);
+    }
+    uint8_t data[QW_MAX_MSGLEN];
+    qw_sizebuf out;
+    qw_sizebuf_init(&out, data, sizeof data);
+    sv_events_copy_for(at, &last, &out);
+    assert_int_equal(out.cursize, 3 * 10); /* three sounds of 10 bytes */
+    assert_int_equal(last, sv.framenum);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    sv.opt.maxclients = 4;
+    sv.opt.threads = 1;
+    sv.opt.basedir = basedir;
+    sv_sync_init(SYNC_NONE);
+    sv_stats_init(1);
+    sv_game_init_players();
+    char err[512];
+    if (!sv_map_load(basedir, mapname, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_events BASEDIR MAP (a map with visibility data)\n");
+        return 2;
+    }
+    basedir = argv[1];
+    mapname = argv[2];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sounds_follow_the_phs),
+        cmocka_unit_test(test_missed_frames_are_sent),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
