@@ -147,7 +147,16 @@ typedef struct sv_player {
     bool setangle;                    /* force the view angles (spawn) in the next reply */
 } sv_player;
 
-typedef enum { ENT_FREE = 0, ENT_ITEM, ENT_ROCKET, ENT_BRUSH, ENT_TELEPORT } sv_entity_kind;
+typedef enum {
+    ENT_FREE = 0, ENT_ITEM, ENT_ROCKET, ENT_BRUSH, ENT_TELEPORT,
+    ENT_DOOR, ENT_PLAT, ENT_BUTTON,   /* movers: brush models that move in U (game/movers.c) */
+    ENT_TRIGGER,                      /* an invisible box players touch (game/triggers.c) */
+    ENT_RELAY                         /* fires its targets when fired, after a delay */
+} sv_entity_kind;
+
+/* Where a mover is: at pos1 (a door closed, a plat down, a button out), on its way to pos2,
+ * at pos2, on its way back. */
+typedef enum { MOVER_AT_POS1, MOVER_TO_POS2, MOVER_AT_POS2, MOVER_TO_POS1 } sv_mover_state;
 
 typedef enum {
     ITEM_HEALTH, ITEM_HEALTH_MEGA, ITEM_ARMOR1, ITEM_ARMOR2, ITEM_ARMORINV, ITEM_SHELLS,
@@ -169,6 +178,26 @@ typedef struct sv_entity {
     float dest_yaw;                   /* direction players then face */
     double die_time;
     qw_entity_state baseline;
+
+    /* movers (game/movers.c, doors.c, plats.c, buttons.c); written in U only */
+    int move_state;                   /* sv_mover_state */
+    float pos1[3], pos2[3];           /* the brush model's two rest positions (origins) */
+    float speed;                      /* units per second */
+    float wait;                       /* seconds at pos2 before going back (-1: stays) */
+    double next_think;                /* sv.time when a wait ends (movers, triggers, relays) */
+    int damage;                       /* to a player in its way */
+    int spawnflags;
+    int group;                        /* doors that open together: the first door's number */
+
+    /* triggers and targets (game/triggers.c) */
+    int target, targetname;           /* name ids of the map's target/targetname (0 = none) */
+    int activates;                    /* a door's or plat's trigger field: the mover's number */
+    int count;                        /* trigger_counter: uses left before it fires */
+    float delay;                      /* trigger_relay: seconds before it fires */
+    bool once;                        /* trigger_once: fires one time */
+    bool activated;                   /* RP: touched by a player since the last U (written
+                                         inside CS_MOVE_COMMAND, under -sync region's movers
+                                         lock); U acts on it */
 } sv_entity;
 
 /* One message of the global state buffer and who may receive it: clients whose leaf is in
@@ -241,7 +270,8 @@ typedef struct sv_server {
     int model_player, model_eyes, model_missile, model_armor, model_g_rock, model_g_shot;
     int model_item[ITEM_COUNT];
     int sound_item, sound_rocket_fire, sound_explode, sound_shotgun, sound_pain,
-        sound_death, sound_gib;
+        sound_death, sound_gib, sound_door_move, sound_door_stop, sound_plat_move,
+        sound_plat_stop, sound_button;
 
     sv_client clients[QW_MAX_CLIENTS];
     sv_player players[QW_MAX_CLIENTS];

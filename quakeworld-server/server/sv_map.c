@@ -8,6 +8,11 @@
 
 #include "qw_info.h"
 #include "server.h"
+#include "game/buttons.h"
+#include "game/doors.h"
+#include "game/plats.h"
+#include "game/targets.h"
+#include "game/triggers.h"
 #include "sv_game.h"
 #include "sv_log.h"
 
@@ -126,6 +131,11 @@ static void precache(void)
     add_sound("weapons/pkup.wav");
     add_sound("player/plyrjmp8.wav");
     add_sound("misc/r_tele1.wav");
+    sv.sound_door_move = add_sound("doors/doormv1.wav");
+    sv.sound_door_stop = add_sound("doors/drclos4.wav");
+    sv.sound_plat_move = add_sound("plats/medplat1.wav");
+    sv.sound_plat_stop = add_sound("plats/medplat2.wav");
+    sv.sound_button = add_sound("buttons/airbut1.wav");
 }
 
 /* Torches and flames are static entities: sent once in the sign-on (svc_spawnstatic). */
@@ -153,6 +163,33 @@ static void add_static(const char *cls, const float origin[3])
     st->frame = frame;
     memcpy(st->origin, origin, sizeof st->origin);
     memset(st->angles, 0, sizeof st->angles);
+}
+
+/* Brush entities: doors, plats and buttons move; trigger_once/multiple/secret fire their
+ * targets when touched, relays and counters when fired; the rest (func_wall,
+ * func_illusionary, secret doors, ...) stands still as its submodel. */
+static void spawn_brush_entity(const char *cls, const qw_entity_fields *f)
+{
+    const char *model = qw_entity_get(f, "model");
+    int submodel = model && model[0] == '*' ? atoi(model + 1) : -1;
+    if (!strcmp(cls, "trigger_relay") || !strcmp(cls, "trigger_counter")) {
+        sv_game_spawn_relay(f, !strcmp(cls, "trigger_counter"));
+        return;
+    }
+    if (submodel < 0)
+        return;
+    if (!strcmp(cls, "func_door"))
+        sv_game_spawn_door(submodel, f);
+    else if (!strcmp(cls, "func_plat"))
+        sv_game_spawn_plat(submodel, f);
+    else if (!strcmp(cls, "func_button"))
+        sv_game_spawn_button(submodel, f);
+    else if (!strcmp(cls, "trigger_multiple"))
+        sv_game_spawn_trigger(submodel, f, false);
+    else if (!strcmp(cls, "trigger_once") || !strcmp(cls, "trigger_secret"))
+        sv_game_spawn_trigger(submodel, f, true);
+    else if (!strncmp(cls, "func_", 5))
+        sv_game_spawn_brush(submodel, strcmp(cls, "func_illusionary") != 0);
 }
 
 /* Teleporters name their destination; both are collected, then paired. */
@@ -219,11 +256,8 @@ static bool spawn_entities(char *err, size_t errlen)
                 parse_vec(mangle, m);
                 d->yaw = mangle ? m[1] : angle ? (float)atof(angle) : 0;
             }
-        } else if (!strncmp(cls, "func_", 5)) {
-            /* brush entities stand still: no doors opening, no plats moving */
-            const char *model = qw_entity_get(f, "model");
-            if (model && model[0] == '*')
-                sv_game_spawn_brush(atoi(model + 1), strcmp(cls, "func_illusionary") != 0);
+        } else if (!strncmp(cls, "func_", 5) || !strncmp(cls, "trigger_", 8)) {
+            spawn_brush_entity(cls, f);
         } else if (!strncmp(cls, "light_", 6)) {
             add_static(cls, origin);
         } else {
@@ -243,6 +277,7 @@ static bool spawn_entities(char *err, size_t errlen)
         snprintf(err, errlen, "%s: entity lump: %s", sv.mappath, it.error);
         return false;
     }
+    sv_doors_link();
     if (sv.num_spawnpoints == 0) {
         memcpy(sv.spawnpoints, start_points, sizeof start_points[0] * (size_t)starts);
         sv.num_spawnpoints = starts;
@@ -292,7 +327,8 @@ static void build_signon(void)
     }
     for (int n = SV_FIRST_NONPLAYER; n < sv.num_entities; n++) {
         sv_entity *e = &sv.entities[n];
-        if (e->kind != ENT_ITEM && e->kind != ENT_BRUSH)
+        if (e->kind != ENT_ITEM && e->kind != ENT_BRUSH && e->kind != ENT_DOOR &&
+            e->kind != ENT_PLAT && e->kind != ENT_BUTTON)
             continue;
         uint8_t msg[64];
         qw_sizebuf m;

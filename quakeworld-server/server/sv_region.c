@@ -16,6 +16,7 @@ static pthread_mutex_t leaf_locks[QW_AREA_NODES];
 static pthread_mutex_t client_locks[QW_MAX_CLIENTS];
 static pthread_mutex_t events_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t entities_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t movers_lock = PTHREAD_MUTEX_INITIALIZER;
 static qw_area_nodeset all_leaves;
 
 /* The calling thread's planned command and the leaves it holds. */
@@ -144,4 +145,16 @@ QW_TM_PURE void sv_region_unlock_entities(void)
 {
     if (sv_sync == SYNC_REGION)
         pthread_mutex_unlock(&entities_lock);
+}
+
+QW_TM_PURE void sv_region_lock_movers(void)
+{
+    if (sv_sync == SYNC_REGION)
+        lock_counted(&movers_lock);
+}
+
+QW_TM_PURE void sv_region_unlock_movers(void)
+{
+    if (sv_sync == SYNC_REGION)
+        pthread_mutex_unlock(&movers_lock);
 }

@@ -19,6 +19,8 @@
  *                    which broadcasts read), taken inside sv_reliable_write.
  *   global buffer    one mutex for the global state buffer (sv_events.c).
  *   entity numbers   one mutex for allocating an entity (a rocket) in RP.
+ *   movers           one mutex for marking a trigger touched (doors, plats, buttons, and
+ *                    trigger_* fields are big and far-reaching; U acts on the marks).
  *
  * The last four are innermost: taken with the leaves held, never two at once. */
 #ifndef SV_REGION_H
@@ -40,5 +42,7 @@ QW_TM_PURE void sv_region_lock_events(void);
 QW_TM_PURE void sv_region_unlock_events(void);
 QW_TM_PURE void sv_region_lock_entities(void);
 QW_TM_PURE void sv_region_unlock_entities(void);
+QW_TM_PURE void sv_region_lock_movers(void);
+QW_TM_PURE void sv_region_unlock_movers(void);
 
 #endif

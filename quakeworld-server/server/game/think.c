@@ -1,6 +1,11 @@
 /* The U phase of the game (master only, no worker running): everything that moves or changes
  * by itself, entity by entity (QuakeC's think functions). */
+#include "game/buttons.h"
+#include "game/doors.h"
 #include "game/items.h"
+#include "game/plats.h"
+#include "game/targets.h"
+#include "game/triggers.h"
 #include "game/weapons.h"
 #include "sv_game.h"
 
@@ -8,9 +13,15 @@ void sv_game_physics(double dt)
 {
     for (int n = SV_FIRST_NONPLAYER; n < sv.num_entities; n++) {
         sv_entity *e = &sv.entities[n];
-        if (e->kind == ENT_ITEM)
-            sv_items_think(e);
-        else if (e->kind == ENT_ROCKET)
-            sv_weapons_rocket_think(e, dt);
+        switch (e->kind) {
+        case ENT_ITEM: sv_items_think(e); break;
+        case ENT_ROCKET: sv_weapons_rocket_think(e, dt); break;
+        case ENT_TRIGGER: sv_triggers_think(e); break;
+        case ENT_RELAY: sv_targets_relay_think(e); break;
+        case ENT_DOOR: sv_doors_think(e, dt); break;
+        case ENT_PLAT: sv_plats_think(e, dt); break;
+        case ENT_BUTTON: sv_buttons_think(e, dt); break;
+        default: break;
+        }
     }
 }

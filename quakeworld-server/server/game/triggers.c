@@ -3,9 +3,16 @@
 
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "game/buttons.h"
 #include "game/combat.h"
+#include "game/doors.h"
 #include "game/entities.h"
 #include "game/items.h"
+#include "game/plats.h"
+#include "game/targets.h"
+#include "sv_region.h"
 #include "sv_events.h"
 #include "sv_game.h"
 #include "sv_math.h"
@@ -35,6 +42,51 @@ void sv_game_spawn_teleport(int submodel, const float dest[3], float yaw)
         qw_vec_copy(e->link.absmax, teleport_boxes[num_teleport_boxes].maxs);
         num_teleport_boxes++;
     }
+}
+
+void sv_game_spawn_trigger(int submodel, const qw_entity_fields *f, bool once)
+{
+    const qw_bsp_model *m = qw_bsp_get_model(sv.bsp, submodel);
+    sv_entity *e = m ? sv_entity_alloc(ENT_TRIGGER) : NULL;
+    if (!e)
+        return;
+    memset(e->origin, 0, sizeof e->origin);
+    qw_vec_copy(m->mins, e->mins);
+    qw_vec_copy(m->maxs, e->maxs);
+    e->modelindex = 0;
+    e->visible = false;
+    e->once = once;
+    e->activates = 0;
+    e->target = sv_target_id(qw_entity_get(f, "target"));
+    e->targetname = 0;
+    const char *v = qw_entity_get(f, "wait");
+    e->wait = v ? (float)atof(v) : 0.2f;
+    e->next_think = 0;
+    sv_entity_link(e, QW_SOLID_TRIGGER);
+}
+
+void sv_triggers_think(sv_entity *e)
+{
+    if (!e->activated)
+        return;
+    e->activated = false;
+    if (e->activates) {
+        sv_entity *m = &sv.entities[e->activates];
+        if (m->kind == ENT_DOOR)
+            sv_doors_use(m);
+        else if (m->kind == ENT_PLAT)
+            sv_plats_touch(m);
+        else if (m->kind == ENT_BUTTON)
+            sv_buttons_press(m);
+        return;
+    }
+    if (sv.time < e->next_think)
+        return; /* waiting to fire again */
+    sv_targets_fire(e->target);
+    if (e->once)
+        sv_entity_free(e);
+    else
+        e->next_think = sv.time + e->wait;
 }
 
 bool sv_triggers_teleport_meets(const float mins[3], const float maxs[3])
@@ -82,6 +134,11 @@ QW_TM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p)
             continue;
         if (e->kind == ENT_ITEM && e->visible) {
             ok &= sv_items_touch(cl, p, e);
+        } else if (e->kind == ENT_TRIGGER) {
+            /* U acts on it; two players may touch one trigger at once */
+            sv_region_lock_movers();
+            e->activated = true;
+            sv_region_unlock_movers();
         } else if (e->kind == ENT_TELEPORT) {
             ok &= teleport(cl, p, e);
             break; /* the old neighbourhood's triggers no longer apply */

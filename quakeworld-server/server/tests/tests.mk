@@ -25,6 +25,10 @@ GAMETEST := $(TESTDIR)/test_game
 $(GAMETEST): tests/test_game.c $(SVLIB) $(LIBS) | $(TESTDIR)
 	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
 
+MOVERTEST := $(TESTDIR)/test_movers
+$(MOVERTEST): tests/test_movers.c $(SVLIB) $(LIBS) | $(TESTDIR)
+	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
+
 EVENTTEST := $(TESTDIR)/test_events
 $(EVENTTEST): tests/test_events.c $(SVLIB) $(LIBS) | $(TESTDIR)
 	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
@@ -44,10 +48,11 @@ else
 	@echo "clang-14 not found: the fuzzer is not built"
 endif
 
-check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(EVENTTEST) $(FUZZER) $(TSAN_QWSV)
+check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(EVENTTEST) $(MOVERTEST) $(FUZZER) $(TSAN_QWSV)
 	@$(TEST_CASE) qwsv-units --timeout 30 --tm -- $(UNITS) $(CURDIR)/tests/corpus $(SHARED)/quake/protocol/chktbl.bin
 	@$(TEST_CASE) qwsv-game --timeout 30 --tm -- env $(TEST_ENV) tests/test-game.sh $(GAMETEST)
 	@$(TEST_CASE) qwsv-teleport --timeout 30 --tm -- env $(TEST_ENV) tests/test-teleport.sh $(TELETEST)
+	@$(TEST_CASE) qwsv-movers --timeout 30 --tm -- env $(TEST_ENV) tests/test-movers.sh $(MOVERTEST)
 	@$(TEST_CASE) qwsv-events --timeout 30 -- env $(TEST_ENV) tests/test-events.sh $(EVENTTEST)
 	@$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) tests/test-help.sh
 	@$(TEST_CASE) qwsv-quakestat --timeout 60 -- env $(TEST_ENV) tests/test-quakestat.sh

@@ -1,0 +1,177 @@
+/* Doors (see doors.h). Everything but the trigger field's touch runs in U. */
+#include "game/doors.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/entities.h"
+#include "game/movers.h"
+#include "game/targets.h"
+#include "sv_events.h"
+#include "sv_game.h"
+#include "sv_math.h"
+
+#define DOOR_START_OPEN 1
+#define DOOR_DONT_LINK 4
+#define DOOR_GOLD_KEY 8
+#define DOOR_SILVER_KEY 16
+#define DOOR_TOGGLE 32
+
+void sv_game_spawn_door(int submodel, const qw_entity_fields *f)
+{
+    sv_entity *e = sv_mover_spawn(ENT_DOOR, submodel, f);
+    if (!e)
+        return;
+    if (e->speed <= 0)
+        e->speed = 100;
+    if (e->wait == 0)
+        e->wait = 3;
+    if (e->damage == 0)
+        e->damage = 2;
+    const char *v = qw_entity_get(f, "lip");
+    float lip = v ? (float)atof(v) : 8;
+    e->target = sv_target_id(qw_entity_get(f, "target"));
+    e->targetname = sv_target_id(qw_entity_get(f, "targetname"));
+    float dir[3], size[3];
+    sv_mover_direction(f, dir);
+    qw_vec_subtract(e->maxs, e->mins, size);
+    float travel = fabsf(qw_vec_dot(dir, size)) - lip;
+    qw_vec_ma(e->pos1, travel, dir, e->pos2);
+    if (e->spawnflags & DOOR_START_OPEN) {
+        /* drawn open in the map: it "closes" to where it was built */
+        float t[3];
+        qw_vec_copy(e->pos1, t);
+        qw_vec_copy(e->pos2, e->pos1);
+        qw_vec_copy(t, e->pos2);
+        sv_mover_place(e, e->pos1);
+    }
+    e->group = e->number;
+}
+
+static bool locked(const sv_entity *e)
+{
+    return (e->spawnflags & (DOOR_GOLD_KEY | DOOR_SILVER_KEY)) != 0;
+}
+
+/* Whether the boxes of two doors touch (where they stand at map load). */
+static bool doors_touch(const sv_entity *a, const sv_entity *b)
+{
+    for (int i = 0; i < 3; i++)
+        if (a->link.absmin[i] > b->link.absmax[i] || a->link.absmax[i] < b->link.absmin[i])
+            return false;
+    return true;
+}
+
+/* An invisible box around a door group: walking into it opens the group. */
+static void spawn_field(const float mins[3], const float maxs[3], int door)
+{
+    sv_entity *t = sv_entity_alloc(ENT_TRIGGER);
+    if (!t)
+        return;
+    static const float margin[3] = {60, 60, 8};
+    memset(t->origin, 0, sizeof t->origin);
+    for (int i = 0; i < 3; i++) {
+        t->mins[i] = mins[i] - margin[i];
+        t->maxs[i] = maxs[i] + margin[i];
+    }
+    t->modelindex = 0;
+    t->visible = false;
+    t->activates = door;
+    t->target = t->targetname = 0;
+    sv_entity_link(t, QW_SOLID_TRIGGER);
+}
+
+void sv_doors_link(void)
+{
+    /* groups: a door joins the group of any earlier door it touches (transitively) */
+    for (int n = SV_FIRST_NONPLAYER; n < sv.num_entities; n++) {
+        sv_entity *e = &sv.entities[n];
+        if (e->kind != ENT_DOOR || (e->spawnflags & DOOR_DONT_LINK))
+            continue;
+        for (int m = SV_FIRST_NONPLAYER; m < n; m++) {
+            sv_entity *o = &sv.entities[m];
+            if (o->kind == ENT_DOOR && !(o->spawnflags & DOOR_DONT_LINK) && doors_touch(e, o)) {
+                int from = e->group, to = o->group < e->group ? o->group : e->group;
+                for (int k = SV_FIRST_NONPLAYER; k < sv.num_entities; k++)
+                    if (sv.entities[k].kind == ENT_DOOR &&
+                        (sv.entities[k].group == from || sv.entities[k].group == o->group))
+                        sv.entities[k].group = to;
+            }
+        }
+    }
+    /* a trigger field for each group that no target names and no key locks */
+    for (int n = SV_FIRST_NONPLAYER; n < sv.num_entities; n++) {
+        sv_entity *lead = &sv.entities[n];
+        if (lead->kind != ENT_DOOR || lead->group != n)
+            continue;
+        float mins[3], maxs[3];
+        qw_vec_copy(lead->link.absmin, mins);
+        qw_vec_copy(lead->link.absmax, maxs);
+        bool named = false;
+        for (int k = n; k < sv.num_entities; k++) {
+            const sv_entity *d = &sv.entities[k];
+            if (d->kind != ENT_DOOR || d->group != n)
+                continue;
+            named |= d->targetname != 0 || locked(d);
+            for (int i = 0; i < 3; i++) {
+                mins[i] = fminf(mins[i], d->link.absmin[i]);
+                maxs[i] = fmaxf(maxs[i], d->link.absmax[i]);
+            }
+        }
+        if (!named)
+            spawn_field(mins, maxs, n);
+    }
+}
+
+void sv_doors_use(sv_entity *door)
+{
+    const sv_entity *lead = &sv.entities[door->group];
+    if (lead->move_state == MOVER_AT_POS1 && !locked(lead))
+        sv_targets_fire(lead->target); /* an opening door fires its targets */
+    for (int n = SV_FIRST_NONPLAYER; n < sv.num_entities; n++) {
+        sv_entity *e = &sv.entities[n];
+        if (e->kind != ENT_DOOR || e->group != door->group || locked(e))
+            continue;
+        switch (e->move_state) {
+        case MOVER_AT_POS1:
+        case MOVER_TO_POS1:
+            sv_mover_go(e, true, sv.sound_door_move);
+            break;
+        case MOVER_AT_POS2:
+            if (e->spawnflags & DOOR_TOGGLE)
+                sv_mover_go(e, false, sv.sound_door_move);
+            else
+                e->next_think = sv.time + e->wait; /* someone is still there: stay open */
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+void sv_doors_think(sv_entity *e, double dt)
+{
+    int blocker;
+    float at[3];
+    switch (sv_mover_advance(e, dt, &blocker)) {
+    case MOVER_ARRIVED:
+        sv_mover_centre(e, at);
+        sv_event_sound(e->number, 1, sv.sound_door_stop, at);
+        if (e->move_state == MOVER_AT_POS2)
+            e->next_think = sv.time + e->wait;
+        break;
+    case MOVER_BLOCKED:
+        sv_game_damage(blocker, -1, e->damage, sv.players[blocker].origin, DMG_CRUSH);
+        if (e->wait >= 0) /* go back the way it came */
+            sv_mover_go(e, e->move_state == MOVER_TO_POS1, 0);
+        break;
+    case MOVER_RESTS:
+        if (e->move_state == MOVER_AT_POS2 && e->wait >= 0 && !(e->spawnflags & DOOR_TOGGLE) &&
+            sv.time >= e->next_think)
+            sv_mover_go(e, false, sv.sound_door_move);
+        break;
+    case MOVER_MOVED:
+        break;
+    }
+}

@@ -1,0 +1,29 @@
+/* Movers: brush models that slide between two rest positions in U (QuakeC's SUB_CalcMove with
+ * the engine's SV_PushMove): doors, plats and buttons build on this. Players standing on a
+ * mover or caught by it are carried along; one that cannot be moved out of the way blocks
+ * the mover, whose own rule then decides (hurt, turn back). */
+#ifndef SV_GAME_MOVERS_H
+#define SV_GAME_MOVERS_H
+
+#include "server.h"
+
+/* Map load: a mover entity for brush model `submodel`, solid, at rest at pos1 = its place in
+ * the map; the caller sets pos2, speed and the rest. NULL when out of entities. */
+sv_entity *sv_mover_spawn(sv_entity_kind kind, int submodel, const qw_entity_fields *f);
+/* The direction of a map entity's "angle" (-1 up, -2 down, else a yaw). */
+void sv_mover_direction(const qw_entity_fields *f, float dir[3]);
+/* Puts a mover at rest somewhere else (map load: plats that start down, doors that start
+ * open). */
+void sv_mover_place(sv_entity *e, const float origin[3]);
+
+/* Sets off toward pos2 or pos1, with `sound` at the mover's centre (0: silent). */
+void sv_mover_go(sv_entity *e, bool to_pos2, int sound);
+
+typedef enum { MOVER_RESTS, MOVER_MOVED, MOVER_ARRIVED, MOVER_BLOCKED } sv_mover_step;
+/* U: moves e by dt toward its destination, carrying players. MOVER_BLOCKED (nothing moved)
+ * names the player in the way in *blocker. */
+sv_mover_step sv_mover_advance(sv_entity *e, double dt, int *blocker);
+/* The middle of a mover's box where it is now (for sounds). */
+void sv_mover_centre(const sv_entity *e, float out[3]);
+
+#endif

@@ -1,0 +1,96 @@
+/* Plats (see plats.h). For plats pos1 is up (where the map builds them), pos2 is down. */
+#include "game/plats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/entities.h"
+#include "game/movers.h"
+#include "game/targets.h"
+#include "sv_events.h"
+#include "sv_game.h"
+#include "sv_math.h"
+
+/* The trigger field on top of the plat: its box inset by 25 (narrow plats: a thin middle
+ * strip), from just above its top down by its whole travel. */
+static void spawn_field(sv_entity *plat)
+{
+    sv_entity *t = sv_entity_alloc(ENT_TRIGGER);
+    if (!t)
+        return;
+    memset(t->origin, 0, sizeof t->origin);
+    for (int i = 0; i < 2; i++) {
+        t->mins[i] = plat->mins[i] + 25;
+        t->maxs[i] = plat->maxs[i] - 25;
+        if (plat->maxs[i] - plat->mins[i] <= 50) {
+            t->mins[i] = (plat->mins[i] + plat->maxs[i]) / 2;
+            t->maxs[i] = t->mins[i] + 1;
+        }
+    }
+    t->maxs[2] = plat->maxs[2] + 8;
+    t->mins[2] = t->maxs[2] - (plat->pos1[2] - plat->pos2[2] + 8);
+    t->modelindex = 0;
+    t->visible = false;
+    t->activates = plat->number;
+    t->target = t->targetname = 0;
+    sv_entity_link(t, QW_SOLID_TRIGGER);
+}
+
+void sv_game_spawn_plat(int submodel, const qw_entity_fields *f)
+{
+    sv_entity *e = sv_mover_spawn(ENT_PLAT, submodel, f);
+    if (!e)
+        return;
+    if (e->speed <= 0)
+        e->speed = 150;
+    e->damage = 1;
+    e->wait = 3;
+    e->targetname = sv_target_id(qw_entity_get(f, "targetname"));
+    const char *v = qw_entity_get(f, "height");
+    float height = v ? (float)atof(v) : e->maxs[2] - e->mins[2] - 8;
+    e->pos2[2] = e->pos1[2] - height;
+    spawn_field(e);
+    if (!e->targetname) { /* waits down for a rider */
+        sv_mover_place(e, e->pos2);
+        e->move_state = MOVER_AT_POS2;
+    }
+}
+
+void sv_plats_touch(sv_entity *plat)
+{
+    if (plat->move_state == MOVER_AT_POS2)
+        sv_mover_go(plat, false, sv.sound_plat_move);
+    else if (plat->move_state == MOVER_AT_POS1)
+        plat->next_think = sv.time + 1.0; /* someone is on it: stay up */
+}
+
+void sv_plats_use(sv_entity *plat)
+{
+    if (plat->move_state == MOVER_AT_POS1)
+        sv_mover_go(plat, true, sv.sound_plat_move);
+}
+
+void sv_plats_think(sv_entity *e, double dt)
+{
+    int blocker;
+    float at[3];
+    switch (sv_mover_advance(e, dt, &blocker)) {
+    case MOVER_ARRIVED:
+        sv_mover_centre(e, at);
+        sv_event_sound(e->number, 1, sv.sound_plat_stop, at);
+        if (e->move_state == MOVER_AT_POS1)
+            e->next_think = sv.time + e->wait;
+        break;
+    case MOVER_BLOCKED:
+        sv_game_damage(blocker, -1, e->damage, sv.players[blocker].origin, DMG_CRUSH);
+        sv_mover_go(e, e->move_state == MOVER_TO_POS1, 0);
+        break;
+    case MOVER_RESTS:
+        /* up, and nobody kept it there: down again (a named plat stays up until fired) */
+        if (e->move_state == MOVER_AT_POS1 && !e->targetname && sv.time >= e->next_think)
+            sv_mover_go(e, true, sv.sound_plat_move);
+        break;
+    case MOVER_MOVED:
+        break;
+    }
+}
