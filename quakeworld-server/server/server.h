@@ -35,6 +35,7 @@
 #define SV_FIRST_NONPLAYER (QW_MAX_CLIENTS + 1)
 #define SV_INBOX 16                   /* packets queued per client between frames */
 #define SV_RELIABLE_BLOCKS 12         /* reliable backlog per client (x QW_MAX_MSGLEN) */
+#define SV_RELIABLE_SPARE 4           /* free blocks a queue keeps to count as roomy */
 #define SV_EVENT_FRAMES 16            /* frames of global events kept for slow clients */
 #define SV_TIMEOUT 30.0               /* default -clienttimeout */
 
@@ -51,6 +52,8 @@ typedef struct sv_reliable_block {
 typedef struct sv_reliable {
     int first, count;                 /* ring of blocks */
     bool overflowed;                  /* the client fell too far behind: drop it */
+    bool tight;                       /* fewer than SV_RELIABLE_SPARE blocks free (set in S
+                                         by the owner, read in RP) */
     sv_reliable_block blocks[SV_RELIABLE_BLOCKS];
 } sv_reliable;
 

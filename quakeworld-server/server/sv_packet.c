@@ -7,13 +7,21 @@
 #include "sv_log.h"
 #include "sv_parse.h"
 #include "sv_region.h"
+#include "sv_reliable.h"
 #include "sv_stats.h"
 
 static void run_command(sv_client *cl, const qw_usercmd *cmd)
 {
-    bool ok;
+    bool ok = true;
     sv_region_plan_move(cl, cmd);
-    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(cl, cmd));
+    /* A move command fails only when a reliable queue overflows (a kill's messages), and is
+     * then undone whole (__transaction_cancel). Cancelling has a price: a transaction that may
+     * cancel must log its undo, so libtm cannot run it uninstrumented or in hardware. While
+     * every queue has room to spare it runs as a plain section; near overflow, cancellable. */
+    if (sv_reliable_queues_roomy())
+        CRITICAL_SECTION(CS_MOVE_COMMAND, ok = sv_game_run_command(cl, cmd););
+    else
+        CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(cl, cmd));
     if (!ok)
         sv_client_request_drop(cl, "reliable message overflow");
     cl->commands_processed++;

@@ -114,10 +114,20 @@ void sv_reliable_to_netchan(sv_client *cl)
         q->first = (q->first + 1) % SV_RELIABLE_BLOCKS;
         q->count--;
     }
+    q->tight = q->count > SV_RELIABLE_BLOCKS - SV_RELIABLE_SPARE;
+}
+
+bool sv_reliable_queues_roomy(void)
+{
+    for (int i = 0; i < QW_MAX_CLIENTS; i++)
+        if (sv.clients[i].reliable.tight)
+            return false;
+    return true;
 }
 
 void sv_reliable_clear(sv_client *cl)
 {
     cl->reliable.first = cl->reliable.count = 0;
     cl->reliable.overflowed = false;
+    cl->reliable.tight = false;
 }

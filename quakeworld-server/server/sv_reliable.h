@@ -21,8 +21,12 @@ QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text);
 QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len);
 QW_TM_SAFE bool sv_broadcast_print(int level, const char *text);
 
-/* S phase (owner only): moves queued blocks into the netchan when it can take them. */
+/* S phase (owner only): moves queued blocks into the netchan when it can take them, and
+ * notes whether the queue is tight. */
 void sv_reliable_to_netchan(sv_client *cl);
+/* RP: whether every queue had room to spare at the end of the last S (the move commands of
+ * one frame add far less than SV_RELIABLE_SPARE blocks to any queue). */
+bool sv_reliable_queues_roomy(void);
 void sv_reliable_clear(sv_client *cl);
 
 #endif

@@ -157,6 +157,13 @@ static void test_reliable_queue(void **state)
     assert_int_equal(cl->reliable.count, 1);
     sv_reliable_to_netchan(cl);
     assert_int_equal(cl->reliable.count, 1);
+    /* S notes whether the queue has room to spare; move commands run cancellable when not */
+    assert_true(sv_reliable_queues_roomy());
+    for (int i = 0; i < SV_RELIABLE_BLOCKS - SV_RELIABLE_SPARE; i++)
+        sv_reliable_write(cl, chunk, sizeof chunk);
+    sv_reliable_to_netchan(cl); /* the netchan still holds the first block: nothing moves */
+    assert_true(cl->reliable.tight);
+    assert_false(sv_reliable_queues_roomy());
     /* the backlog is bounded: overflow marks the queue */
     for (int i = 0; i < SV_RELIABLE_BLOCKS; i++)
         sv_reliable_write(cl, chunk, sizeof chunk);
@@ -164,6 +171,7 @@ static void test_reliable_queue(void **state)
     assert_false(sv_reliable_write(cl, chunk, 1));
     sv_reliable_clear(cl);
     assert_false(cl->reliable.overflowed);
+    assert_true(sv_reliable_queues_roomy());
     /* free slots accept and ignore messages */
     cl->state = CL_FREE;
     assert_true(sv_reliable_write(cl, chunk, sizeof chunk));

@@ -1,0 +1,467 @@
+#!/usr/bin/python3
+"""The Atomic Quake study's tables and figure from scripts/quake-bench --paper.
+
+  atomic-quake-report.py totals TM.json...          one CSV fragment: commits, software
+                                                    aborts, hardware aborts, abort % (of all
+                                                    attempts), irrevocable, serial, commits
+                                                    in hardware
+  atomic-quake-report.py blocks --run R --map M --threads N --mode S --waitall W TM.json...
+                                                    CSV rows, one per atomic block
+  atomic-quake-report.py report CSV BLOCKS.csv PREFIX [--run R] [--no-plot]
+                                                    PREFIX.txt (tables) and PREFIX.png
+
+TM.json are libtm's statistics files (LIBTM_STATS=path, one per process); blocks are named
+file:line function with addr2line from the binary's debug information. The report uses one
+run id of the CSV files (default: the latest): medians over its rounds for throughput and
+CPU time, its statistics runs for the transaction tables, and puts the values published by
+Zyulkyarov et al. (Atomic Quake, PPoPP 2009) beside ours where the paper gives them.
+"""
+import csv
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+# Published values (Atomic Quake, PPoPP 2009): abort rates by threads (Table 1), and what its
+# abstract reports of the transactions' extent (Tables 2 and 3).
+PAPER_ABORT_PCT = {2: 0.42, 4: 1.58, 8: 25.5}
+PAPER_SETS = "a few bytes to 1.5 MB read and written per transaction"
+PAPER_LENGTH = "200 to 1.3 million cycles per transaction"
+PAPER_DEPTH = "nested up to 9 levels"
+MODE_NAMES = {"lock": "LOCK", "region": "REGION", "stm": "STM", "stm-htm0": "STM (LIBTM_HTM=0)",
+              "stm-orec": "STM (LIBTM_ALGO=orec)", "stmlock": "STM_LOCK",
+              "stmlock-htm0": "STM_LOCK (LIBTM_HTM=0)", "stm-gcc": "STM (GCC libitm)"}
+MAP_NAMES = {"oneroom": "one-room map (qwmapgen 1536 x 1536, high conflict)",
+             "lqdm6": "lqdm6 (LibreQuake, large, low conflict)"}
+NO_MIN = 18446744073709551615  # libtm's "no software commit" minimum
+
+
+def fail(msg):
+    print(f"atomic-quake-report: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def load_json(paths):
+    out = []
+    for p in paths:
+        try:
+            with open(p) as f:
+                out.append(json.load(f))
+        except (OSError, ValueError) as e:
+            fail(f"{p}: {e}")
+    return out
+
+
+def totals(paths):
+    files = load_json(paths)
+    commits = sum(f.get("commits", 0) for f in files)
+    aborts = sum(sum(f.get("aborts", {}).values()) for f in files)
+    irrevocable = sum(f.get("irrevocable", 0) for f in files)
+    serial = sum(f.get("serial", 0) for f in files)
+    htm = sum(f.get("htm_commits", 0) for f in files)
+    htm_aborts = sum(sum(f.get("htm_aborts", {}).values()) for f in files)
+    attempts = commits + aborts + htm_aborts
+    pct = 100.0 * (aborts + htm_aborts) / attempts if attempts else 0.0
+    print(f"{commits},{aborts},{htm_aborts},{pct:.3f},{irrevocable},{serial},{htm}")
+
+
+def resolve(module, offset, cache={}):
+    key = (module, offset)
+    if key not in cache:
+        name, where = "?", offset
+        try:
+            r = subprocess.run(["addr2line", "-f", "-e", module, offset], capture_output=True,
+                               text=True, timeout=10)
+            lines = r.stdout.split("\n")
+            if len(lines) >= 2 and not lines[1].startswith("??"):
+                name = lines[0]
+                where = os.path.basename(lines[1].split(" ")[0])
+        except (OSError, subprocess.SubprocessError):
+            pass
+        cache[key] = (where, name)
+    return cache[key]
+
+
+def blocks(argv):
+    opts, paths = {}, []
+    i = 0
+    while i < len(argv):
+        if argv[i] in ("--run", "--map", "--threads", "--mode", "--waitall"):
+            if i + 1 >= len(argv):
+                fail(f"{argv[i]} needs a value")
+            opts[argv[i][2:]] = argv[i + 1]
+            i += 2
+        elif argv[i].startswith("-"):
+            fail(f"blocks: unknown option {argv[i]}")
+        else:
+            paths.append(argv[i])
+            i += 1
+    merged = {}
+    for f in load_json(paths):
+        for b in f.get("blocks", []):
+            key = (b["module"], b["offset"])
+            m = merged.setdefault(key, {"commits": 0, "aborts": 0, "irrevocable": 0, "serial": 0,
+                                        "htm_commits": 0, "max_depth": 0, "cycles": 0,
+                                        "rmin": NO_MIN, "rmax": 0, "rtot": 0, "wmin": NO_MIN,
+                                        "wmax": 0, "wtot": 0})
+            for k in ("commits", "aborts", "irrevocable", "serial", "htm_commits", "cycles"):
+                m[k] += b.get(k, 0)
+            m["max_depth"] = max(m["max_depth"], b.get("max_depth", 0))
+            rb, wb = b.get("read_bytes", {}), b.get("write_bytes", {})
+            m["rmin"] = min(m["rmin"], rb.get("min", NO_MIN))
+            m["rmax"] = max(m["rmax"], rb.get("max", 0))
+            m["rtot"] += rb.get("total", 0)
+            m["wmin"] = min(m["wmin"], wb.get("min", NO_MIN))
+            m["wmax"] = max(m["wmax"], wb.get("max", 0))
+            m["wtot"] += wb.get("total", 0)
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    for (module, offset), m in sorted(merged.items(), key=lambda kv: -kv[1]["commits"]):
+        where, name = resolve(module, offset)
+        sw = m["commits"] - m["htm_commits"]   # byte counts come from software commits only
+        ravg = m["rtot"] / sw if sw else 0
+        wavg = m["wtot"] / sw if sw else 0
+        w.writerow([opts.get("run", ""), opts.get("map", ""), opts.get("threads", ""),
+                    opts.get("mode", ""), opts.get("waitall", ""), where, name, m["commits"],
+                    m["aborts"], m["irrevocable"], m["serial"], m["htm_commits"], m["max_depth"],
+                    m["cycles"], 0 if m["rmin"] == NO_MIN else m["rmin"], f"{ravg:.0f}",
+                    m["rmax"], 0 if m["wmin"] == NO_MIN else m["wmin"], f"{wavg:.0f}",
+                    m["wmax"]])
+
+
+def num(row, key):
+    try:
+        return float(row[key])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def machine():
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+        with open("/proc/cpuinfo") as f:
+            rtm = " rtm" in f.read()
+    except OSError:
+        rtm = False
+    return f"{cpu}, {os.cpu_count()} cores, RTM {'yes' if rtm else 'no'}, {platform.system()} {platform.release()}"
+
+
+class Report:
+    def __init__(self, csv_path, blocks_path, run):
+        with open(csv_path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        if not rows:
+            fail(f"{csv_path}: no rows (run scripts/quake-bench --paper)")
+        self.run = run or max(r["run"] for r in rows)
+        self.rows = [r for r in rows if r["run"] == self.run and r["status"] == "ok"
+                     and r["server"] == "qwsv"]
+        if not self.rows:
+            fail(f"{csv_path}: no complete rows for run {self.run}")
+        self.blocks = []
+        if os.path.exists(blocks_path):
+            with open(blocks_path, newline="") as f:
+                self.blocks = [b for b in csv.DictReader(f) if b["run"] == self.run]
+        self.maps = [m for m in ("oneroom", "lqdm6") if any(r["map"] == m for r in self.rows)]
+        self.threads = sorted({int(r["threads"]) for r in self.rows})
+        present = {r["mode"] for r in self.rows}
+        self.modes = [m for m in MODE_NAMES if m in present]
+        self.out = []
+
+    def timing(self, mapkey, mode, threads, waitall, key):
+        vals = [num(r, key) for r in self.rows if r["map"] == mapkey and r["mode"] == mode
+                and int(r["threads"]) == threads and r["waitall"] == str(waitall)
+                and r["tm_stats"] == "0" and num(r, key) is not None]
+        return statistics.median(vals) if vals else None
+
+    def stats_row(self, mapkey, mode, threads):
+        for r in self.rows:
+            if (r["map"] == mapkey and r["mode"] == mode and int(r["threads"]) == threads
+                    and r["tm_stats"] == "1" and r["waitall"] == "0"):
+                return r
+        return None
+
+    def p(self, line=""):
+        self.out.append(line)
+
+    def table(self, head, rows):
+        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+        fmt = lambda cells: "  ".join(str(c).rjust(w) if i else str(c).ljust(w)
+                                      for i, (c, w) in enumerate(zip(cells, widths)))
+        self.p(fmt(head))
+        self.p("  ".join("-" * w for w in widths))
+        for r in rows:
+            self.p(fmt(r))
+        self.p()
+
+    def table1(self, mapkey):
+        self.p("Table 1. Transactions, aborts and irrevocable transactions by threads "
+               "(all atomic blocks)")
+        head = ["mode", "threads", "transactions", "aborts", "hw aborts", "abort %",
+                "paper abort %", "irrevocable", "serial runs", "in hardware"]
+        rows = []
+        for mode in [m for m in self.modes if m.startswith("stm")]:
+            for t in self.threads:
+                r = self.stats_row(mapkey, mode, t)
+                if not r:
+                    continue
+                rows.append([MODE_NAMES[mode], t, r["commits"], r["aborts"], r["htm_aborts"],
+                             f"{float(r['abort_pct']):.2f}",
+                             PAPER_ABORT_PCT.get(t, "-") if mode == "stm" else "",
+                             r["irrevocable"], r["serial"], r["htm_commits"]])
+        self.table(head, rows)
+        self.p("abort %: software and hardware aborts over all attempts. irrevocable: what "
+               "libtm ran alone and\nuninstrumented -- its adaptive policy choosing serial runs "
+               "(one thread, threads outnumbering cores,\nhigh abort rates), hardware "
+               "transactions falling back, and transactions restarted too often;\nnone is asked "
+               "for by the server's code, whose atomic blocks call transaction-safe code only\n"
+               "(GCC refuses anything else). LIBTM_ALGO=orec runs libtm's STM alone: its "
+               "irrevocable ones are\nprogress fallbacks only. serial runs include the "
+               "irrevocable ones.")
+        self.p()
+
+    def blocks_of(self, mapkey, mode, threads):
+        return [b for b in self.blocks if b["map"] == mapkey and b["mode"] == mode
+                and int(b["threads"]) == threads and b["waitall"] == "0"]
+
+    def software_mode(self):
+        """The mode whose transactions are all instrumented (byte counts, cycles): libtm's STM
+        alone if it was measured, else the software path of the adaptive runtime."""
+        for mode in ("stm-orec", "stm-htm0", "stm"):
+            if any(b["mode"] == mode for b in self.blocks):
+                return mode
+        return "stm"
+
+    def table2(self, mapkey):
+        mode = self.software_mode()
+        self.p(f"Table 2. Read and write sets, bytes per transaction ({MODE_NAMES[mode]}: "
+               "every transaction instrumented)")
+        head = ["threads", "read min", "read avg", "read max", "write min", "write avg",
+                "write max", "read share"]
+        rows = []
+        for t in self.threads:
+            bl = self.blocks_of(mapkey, mode, t)
+            sw = [b for b in bl if int(b["commits"]) - int(b["htm_commits"]) > 0]
+            if not sw:
+                continue
+            n = sum(int(b["commits"]) - int(b["htm_commits"]) for b in sw)
+            rtot = sum(float(b["read_avg"]) * (int(b["commits"]) - int(b["htm_commits"])) for b in sw)
+            wtot = sum(float(b["write_avg"]) * (int(b["commits"]) - int(b["htm_commits"])) for b in sw)
+            rows.append([t, min(int(b["read_min"]) for b in sw), f"{rtot / n:.0f}",
+                         max(int(b["read_max"]) for b in sw),
+                         min(int(b["write_min"]) for b in sw), f"{wtot / n:.0f}",
+                         max(int(b["write_max"]) for b in sw),
+                         f"{100 * rtot / (rtot + wtot):.0f} %" if rtot + wtot else "-"])
+        self.table(head, rows)
+        self.p(f"paper: {PAPER_SETS}.")
+        self.p()
+
+    def table3(self, mapkey):
+        t = self.threads[0]
+        mode = self.software_mode()
+        bl = self.blocks_of(mapkey, mode, t)
+        self.p(f"Table 3. Atomic blocks at {t} thread{'s' if t > 1 else ''} "
+               f"({MODE_NAMES[mode]})")
+        total = sum(int(b["cycles"]) for b in bl) or 1
+        head = ["atomic block", "executions", "time share", "read avg", "read max",
+                "write avg", "write max", "depth", "aborts", "irrevocable"]
+        rows = [[f"{b['block']} {b['function']}", b["commits"],
+                 f"{100 * int(b['cycles']) / total:.1f} %", b["read_avg"], b["read_max"],
+                 b["write_avg"], b["write_max"], b["max_depth"], b["aborts"], b["irrevocable"]]
+                for b in bl]
+        self.table(head, rows)
+        cyc = [int(b["cycles"]) / int(b["commits"]) for b in bl if int(b["commits"])]
+        if cyc:
+            self.p(f"cycles per transaction: {min(cyc):.0f} to {max(cyc):.0f} (block averages); "
+                   f"paper: {PAPER_LENGTH}, {PAPER_DEPTH}.")
+        self.p()
+
+    def throughput(self, mapkey):
+        self.p("Figure 3 data. Commands the server ran per second (median of the rounds), and "
+               "relative to LOCK at 1 thread")
+        for waitall in (0, 1):
+            base = self.timing(mapkey, "lock", self.threads[0], waitall, "commands_per_s")
+            if not base:
+                continue
+            head = ["mode"] + [f"{t} thr" for t in self.threads] + \
+                   [f"x{t}" for t in self.threads]
+            rows = []
+            for mode in self.modes:
+                vals = [self.timing(mapkey, mode, t, waitall, "commands_per_s")
+                        for t in self.threads]
+                rows.append([MODE_NAMES[mode]] + [f"{v:.0f}" if v else "-" for v in vals] +
+                            [f"{v / base:.2f}" if v and base else "-" for v in vals])
+            self.p("-waitall (every worker waits for a packet from each of its clients: the "
+                   "paper's method)" if waitall else "as packets come (qwsv's default)")
+            self.table(head, rows)
+
+    def cpu(self, mapkey):
+        self.p("CPU-milliseconds of the server per 1,000 commands (its user + system time; "
+               "median of the rounds)")
+        head = ["mode"] + [f"{t} thr" for t in self.threads]
+        rows = []
+        for mode in self.modes:
+            rows.append([MODE_NAMES[mode]] + [
+                f"{v:.2f}" if (v := self.timing(mapkey, mode, t, 0, "cpu_ms_per_1000_commands"))
+                else "-" for t in self.threads])
+        self.table(head, rows)
+
+    def goals(self, mapkey):
+        self.p("Goals")
+        t1 = self.threads[0]
+        lock = self.timing(mapkey, "lock", t1, 0, "cpu_ms_per_1000_commands")
+        for mode in ("stm", "stm-htm0"):
+            v = self.timing(mapkey, mode, t1, 0, "cpu_ms_per_1000_commands")
+            if v and lock:
+                self.p(f"  {MODE_NAMES[mode]} / LOCK, server CPU time per command at {t1} "
+                       f"thread: {v / lock:.3f} (goal <= 1.15: "
+                       f"{'met' if v / lock <= 1.15 else 'NOT met'})")
+        for mode in ("stm", "stm-htm0", "stm-orec"):
+            for t in self.threads:
+                r = self.stats_row(mapkey, mode, t)
+                if r and t in PAPER_ABORT_PCT:
+                    a = float(r["abort_pct"])
+                    self.p(f"  {MODE_NAMES[mode]} abort rate at {t} threads: {a:.2f} % "
+                           f"(paper {PAPER_ABORT_PCT[t]} %: "
+                           f"{'below' if a < PAPER_ABORT_PCT[t] else 'NOT below'})")
+        for mode in ("stm", "stm-htm0", "stm-orec"):
+            cells = []
+            for t in self.threads:
+                bl = self.blocks_of(mapkey, mode, t)
+                if bl:
+                    cells.append(f"{t}: {sum(int(b['irrevocable']) for b in bl)} of "
+                                 f"{sum(int(b['commits']) for b in bl)}")
+            if cells:
+                self.p(f"  irrevocable transactions in request processing, {MODE_NAMES[mode]} "
+                       f"(threads: count of all): {'; '.join(cells)}")
+        for t in self.threads:
+            reg = self.timing(mapkey, "region", t, 0, "commands_per_s")
+            stm = self.timing(mapkey, "stm", t, 0, "commands_per_s")
+            htm0 = self.timing(mapkey, "stm-htm0", t, 0, "commands_per_s")
+            if reg and stm:
+                self.p(f"  REGION / STM throughput at {t} thread(s): {reg / stm:.2f}" +
+                       (f" (REGION / STM with LIBTM_HTM=0: {reg / htm0:.2f})" if htm0 else ""))
+        self.p()
+
+    def write(self, prefix, plot):
+        self.p("Atomic Quake on this machine: qwsv under 24 fighting bots (qwbot, shipped "
+               "traces, closed loop)")
+        self.p(f"run {self.run}; {machine()}")
+        self.p("made by: scripts/quake-bench --paper (this file: scripts/atomic-quake-report.py "
+               "report)")
+        self.p("paper: Zyulkyarov et al., Atomic Quake, PPoPP 2009 (8 cores; abort rates from "
+               "its Table 1,\nthe extents from its abstract); '-' where it gives no number.")
+        self.p("On 2 cores, more than 2 threads share the cores with each other and with the "
+               "bots: speed-ups are\nbounded by the machine, which is why CPU time per "
+               "command is given too.")
+        self.p()
+        for mapkey in self.maps:
+            self.p("=" * 100)
+            self.p(f"{MAP_NAMES.get(mapkey, mapkey)}")
+            self.p("=" * 100)
+            self.table1(mapkey)
+            self.table2(mapkey)
+            self.table3(mapkey)
+            self.throughput(mapkey)
+            self.cpu(mapkey)
+            self.goals(mapkey)
+        with open(prefix + ".txt", "w") as f:
+            f.write("\n".join(self.out) + "\n")
+        print(f"atomic-quake-report: wrote {prefix}.txt")
+        if plot:
+            self.plot(prefix + ".png")
+
+    def plot(self, png):
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print("atomic-quake-report: no plot: python3-matplotlib is missing")
+            return
+        cores = os.cpu_count() or 2
+        fig, axes = plt.subplots(len(self.maps), 3, figsize=(17, 4.8 * len(self.maps)),
+                                 squeeze=False)
+        markers = {"lock": "o", "region": "D", "stm": "s", "stm-htm0": "v", "stm-orec": "P",
+                   "stmlock": "^",
+                   "stmlock-htm0": "<", "stm-gcc": ">"}
+        for row, mapkey in enumerate(self.maps):
+            ax_abs, ax_n, ax_w = axes[row]
+            for waitall, ax in ((0, ax_n), (1, ax_w)):
+                base = self.timing(mapkey, "lock", self.threads[0], waitall, "commands_per_s")
+                if not base:
+                    continue
+                for mode in self.modes:
+                    pts = [(t, v) for t in self.threads
+                           if (v := self.timing(mapkey, mode, t, waitall, "commands_per_s"))]
+                    if not pts:
+                        continue
+                    if waitall == 0:
+                        ax_abs.plot([t for t, _ in pts], [v for _, v in pts],
+                                    marker=markers.get(mode, "o"), label=MODE_NAMES[mode])
+                    ax.plot([t for t, _ in pts], [v / base for _, v in pts],
+                            marker=markers.get(mode, "o"), label=MODE_NAMES[mode])
+                ax.plot(self.threads, [min(t, cores) for t in self.threads], "k--",
+                        linewidth=1, label=f"IDEAL (linear up to the {cores} cores)")
+                ax.set_title(("with -waitall (the paper's method)" if waitall else
+                              "as packets come") + f": relative to LOCK at {self.threads[0]} thread")
+                ax.set_xlabel("server threads")
+                ax.set_ylabel("throughput / LOCK's at 1 thread")
+                ax.set_ylim(bottom=0)
+            ax_abs.set_title(f"{mapkey}: commands per second (absolute)")
+            ax_abs.set_xlabel("server threads")
+            ax_abs.set_ylabel("commands the server ran per second")
+            ax_abs.set_ylim(bottom=0)
+            for ax in (ax_abs, ax_n, ax_w):
+                ax.grid(True, alpha=0.3)
+                ax.set_xticks(self.threads)
+                if ax.get_legend_handles_labels()[0]:
+                    ax.legend(fontsize=7)
+        fig.suptitle(f"Atomic Quake on {cores} cores: 24 fighting bots in closed loop "
+                     f"(run {self.run}); beyond {cores} threads the cores are shared, "
+                     "speed-ups are bounded")
+        fig.tight_layout()
+        fig.savefig(png, dpi=90)
+        print(f"atomic-quake-report: wrote {png}")
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) > 1 else 2
+    cmd, rest = argv[1], argv[2:]
+    if cmd == "totals":
+        if not rest:
+            fail("totals needs statistics files")
+        totals(rest)
+    elif cmd == "blocks":
+        blocks(rest)
+    elif cmd == "report":
+        pos = [a for a in rest if not a.startswith("--")]
+        run, plot = None, True
+        for i, a in enumerate(rest):
+            if a == "--run":
+                if i + 1 >= len(rest):
+                    fail("--run needs a run id")
+                run = rest[i + 1]
+                pos.remove(run) if run in pos else None
+            elif a == "--no-plot":
+                plot = False
+            elif a.startswith("--"):
+                fail(f"report: unknown option {a}")
+        if len(pos) != 3:
+            fail("report needs CSV BLOCKS.csv PREFIX (see --help)")
+        Report(pos[0], pos[1], run).write(pos[2], plot)
+    else:
+        fail(f"unknown command {cmd} (see --help)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
