@@ -39,9 +39,9 @@ MAP_NAMES = {"oneroom": "one-room map (qwmapgen 1536 x 1536, high conflict)",
 NO_MIN = 18446744073709551615  # libtm's "no software commit" minimum
 
 
-def fail(msg):
+def fail(msg, status=1):
     print(f"atomic-quake-report: {msg}", file=sys.stderr)
-    sys.exit(1)
+    sys.exit(status)
 
 
 def load_json(paths):
@@ -95,7 +95,7 @@ def blocks(argv):
             opts[argv[i][2:]] = argv[i + 1]
             i += 2
         elif argv[i].startswith("-"):
-            fail(f"blocks: unknown option {argv[i]}")
+            fail(f"blocks: unknown option {argv[i]} (see --help)", 2)
         else:
             paths.append(argv[i])
             i += 1
@@ -443,7 +443,7 @@ def main(argv):
     elif cmd == "blocks":
         blocks(rest)
     elif cmd == "report":
-        pos = [a for a in rest if not a.startswith("--")]
+        pos = [a for a in rest if not a.startswith("-")]
         run, plot = None, True
         for i, a in enumerate(rest):
             if a == "--run":
@@ -453,13 +453,13 @@ def main(argv):
                 pos.remove(run) if run in pos else None
             elif a == "--no-plot":
                 plot = False
-            elif a.startswith("--"):
-                fail(f"report: unknown option {a}")
+            elif a.startswith("-"):
+                fail(f"report: unknown option {a} (see --help)", 2)
         if len(pos) != 3:
             fail("report needs CSV BLOCKS.csv PREFIX (see --help)")
         Report(pos[0], pos[1], run).write(pos[2], plot)
     else:
-        fail(f"unknown command {cmd} (see --help)")
+        fail(f"unknown command {cmd} (see --help)", 2)
     return 0
 
 
