@@ -55,6 +55,7 @@ check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(GAMETEST) $(TELETEST) $(EVENTTEST) $(M
 	@$(TEST_CASE) qwsv-movers --timeout 30 --tm -- env $(TEST_ENV) tests/test-movers.sh $(MOVERTEST)
 	@$(TEST_CASE) qwsv-events --timeout 30 -- env $(TEST_ENV) tests/test-events.sh $(EVENTTEST)
 	@$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) tests/test-help.sh
+	@$(TEST_CASE) quake-scripts --timeout 20 -- env $(TEST_ENV) tests/test-scripts.sh
 	@$(TEST_CASE) qwsv-quakestat --timeout 60 -- env $(TEST_ENV) tests/test-quakestat.sh
 	@$(TEST_CASE) qwsv-signon --timeout 60 -- env $(TEST_ENV) tests/test-signon.sh
 	@$(TEST_CASE) qwsv-parallel-lock --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh lock 27522
