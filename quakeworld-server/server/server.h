@@ -192,8 +192,10 @@ typedef struct sv_entity {
     int spawnflags;
     int group;                        /* doors that open together: the first door's number */
 
-    /* triggers and targets (game/triggers.c) */
+    /* triggers and targets (game/triggers.c, targets.c) */
     int target, targetname;           /* name ids of the map's target/targetname (0 = none) */
+    void (*use)(struct sv_entity *e); /* what firing its targetname does (U only; QuakeC's
+                                         .use): set by the entity's own file at spawn */
     int activates;                    /* a door's or plat's trigger field: the mover's number */
     int count;                        /* trigger_counter: uses left before it fires */
     float delay;                      /* trigger_relay: seconds before it fires */

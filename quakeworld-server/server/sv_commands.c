@@ -335,7 +335,11 @@ static void cmd_kill(sv_client *cl)
     if (cl->state != CL_SPAWNED || cl->spectator)
         return;
     bool ok;
-    sv_region_plan_move(cl, NULL);
+    if (sv_sync == SYNC_REGION) {
+        sv_reach reach;
+        sv_game_command_reach(cl->slot, NULL, &reach);
+        sv_region_plan_move(cl->slot, &reach);
+    }
     CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok,
                                  sv_game_damage(cl->slot, cl->slot, 1000,
                                                 sv.players[cl->slot].origin, DMG_SUICIDE));

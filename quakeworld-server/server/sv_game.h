@@ -8,6 +8,7 @@
 #define SV_GAME_H
 
 #include "server.h"
+#include "sv_region.h"
 
 /* map load (master, single-threaded) */
 void sv_game_spawn_item(int item, const float origin[3]);
@@ -36,16 +37,10 @@ typedef enum {
 QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float from[3],
                                sv_damage_cause cause);
 
-/* Where a movement command of player `slot` may look or write, for -sync region's locks:
- * boxes in world coordinates, or everywhere. Computed before the command runs from what only
- * the command's own thread writes (the player's origin, weapon, ammunition, attack time).
- * cmd NULL: a command that stays in place (suicide). */
-#define SV_REACH_BOXES 2
-typedef struct sv_reach {
-    bool everywhere;
-    int num_boxes;
-    float mins[SV_REACH_BOXES][3], maxs[SV_REACH_BOXES][3];
-} sv_reach;
+/* Where a movement command of player `slot` may look or write, for -sync region's locks
+ * (sv_region.h). Computed before the command runs from what only the command's own thread
+ * writes (the player's origin, weapon, ammunition, attack time). cmd NULL: a command that
+ * stays in place (suicide). */
 void sv_game_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out);
 
 /* master only (U or between frames) */

@@ -13,7 +13,11 @@
 static void run_command(sv_client *cl, const qw_usercmd *cmd)
 {
     bool ok = true;
-    sv_region_plan_move(cl, cmd);
+    if (sv_sync == SYNC_REGION) {
+        sv_reach reach;
+        sv_game_command_reach(cl->slot, cmd, &reach);
+        sv_region_plan_move(cl->slot, &reach);
+    }
     /* A move command fails only when a reliable queue overflows (a kill's messages), and is
      * then undone whole (__transaction_cancel). Cancelling has a price: a transaction that may
      * cancel must log its undo, so libtm cannot run it uninstrumented or in hardware. While

@@ -4,7 +4,6 @@
 #include <pthread.h>
 
 #include "sv_clock.h"
-#include "sv_game.h"
 #include "sv_stats.h"
 
 /* Players are 32 units wide and items 62 (their trigger box widened for pickup): any object
@@ -79,13 +78,11 @@ static qw_area_nodeset leaves_of_reach(const sv_reach *r)
     return set;
 }
 
-void sv_region_plan_move(const sv_client *cl, const qw_usercmd *cmd)
+void sv_region_plan_move(int slot, const sv_reach *reach)
 {
-    if (sv_sync != SYNC_REGION)
-        return;
     current.planned = true;
-    current.slot = cl->slot;
-    sv_game_command_reach(cl->slot, cmd, &current.reach);
+    current.slot = slot;
+    current.reach = *reach;
 }
 
 void sv_region_enter(sv_cs_id id)

@@ -28,11 +28,19 @@
 
 #include "server.h"
 
+/* Where a command may look or write: boxes in world coordinates, or everywhere. */
+#define SV_REACH_BOXES 2
+typedef struct sv_reach {
+    bool everywhere;
+    int num_boxes;
+    float mins[SV_REACH_BOXES][3], maxs[SV_REACH_BOXES][3];
+} sv_reach;
+
 /* After the map is loaded, before the first frame (only in -sync region). */
 void sv_region_init(void);
-/* Before CS_MOVE_COMMAND: the command the calling thread is about to run for cl (NULL: a
- * command that stays where the player is, like "kill"). No-op in other modes. */
-void sv_region_plan_move(const sv_client *cl, const qw_usercmd *cmd);
+/* Before CS_MOVE_COMMAND in -sync region: the reach of the command the calling thread is
+ * about to run for player `slot` (sv_game_command_reach says what it is). */
+void sv_region_plan_move(int slot, const sv_reach *reach);
 
 /* The innermost locks, called from the section bodies' primitives (transaction_pure: they
  * touch no transactional memory and do nothing unless -sync region). */

@@ -9,13 +9,6 @@
 [ -x "$QWBOT" ] || fail "$QWBOT is not built"
 sync=${1:-stm} port=${2:-27621}
 start_qwsv "$port" 2 "$sync"
-run() {
-    "$QWBOT" -server 127.0.0.1:$port -basedir "$basedir" -map "$qwsv_map" -noprogress "$@" \
-        >"$work/out" 2>"$work/err"
-    local rc=$?
-    cat "$work/out"; tail -5 "$work/err"
-    [ $rc -eq 0 ] || fail "qwbot $* exited with $rc"
-}
 v() { stats_value "$work/out" "$1"; }
 run -bots 6 -interactions 3000 -fight -seed 7 -closedloop -record "$work/fight.trace"
 [ "$(v completed)" = 6 ] || fail "not all 6 fighting bots completed"

@@ -17,6 +17,16 @@ start_qwsv() {
     wait_for_server "$port" 20 || { tail -20 "$server_log"; fail "qwsv did not start on port $port"; }
 }
 
+# run QWBOT-OPTIONS...: qwbot against the server of start_qwsv; its summary in $work/out,
+# shown; fails the test when qwbot fails
+run() {
+    "$QWBOT" -server 127.0.0.1:$port -basedir "$basedir" -map "$qwsv_map" -noprogress "$@" \
+        >"$work/out" 2>"$work/err"
+    local rc=$?
+    cat "$work/out"; tail -5 "$work/err"
+    [ $rc -eq 0 ] || fail "qwbot $* exited with $rc"
+}
+
 # stop_server: SIGTERM, wait (qwsv prints its final statistics on the way out)
 stop_server() {
     [ -n "$server_pid" ] || return 0

@@ -7,13 +7,6 @@
 [ -x "$QWBOT" ] || fail "$QWBOT is not built"
 port=27620
 start_qwsv $port 2 lock
-run() {
-    "$QWBOT" -server 127.0.0.1:$port -basedir "$basedir" -map "$qwsv_map" -noprogress "$@" \
-        >"$work/out" 2>"$work/err"
-    local rc=$?
-    cat "$work/out"; tail -5 "$work/err"
-    [ $rc -eq 0 ] || fail "qwbot $* exited with $rc"
-}
 run -bots 8 -interactions 300 -seed 5 -record "$work/a.trace"
 [ "$(stats_value "$work/out" spawned)" = 8 ] || fail "not all 8 scripted bots spawned"
 [ "$(stats_value "$work/out" completed)" = 8 ] || fail "not all 8 scripted bots completed"

@@ -20,28 +20,18 @@ void sv_game_spawn_button(int submodel, const qw_entity_fields *f)
         e->speed = 40;
     if (e->wait == 0)
         e->wait = 1;
-    const char *v = qw_entity_get(f, "lip");
-    float lip = v ? (float)atof(v) : 4;
     e->target = sv_target_id(qw_entity_get(f, "target"));
     e->targetname = sv_target_id(qw_entity_get(f, "targetname"));
-    float dir[3], size[3];
-    sv_mover_direction(f, dir);
-    qw_vec_subtract(e->maxs, e->mins, size);
-    qw_vec_ma(e->pos1, fabsf(qw_vec_dot(dir, size)) - lip, dir, e->pos2);
+    sv_mover_set_travel(e, f, 4);
     /* players press it by walking into it: a field just around it */
-    sv_entity *t = sv_entity_alloc(ENT_TRIGGER);
-    if (!t)
-        return;
-    memset(t->origin, 0, sizeof t->origin);
+    float lo[3], hi[3];
     for (int i = 0; i < 3; i++) {
-        t->mins[i] = e->mins[i] - 2;
-        t->maxs[i] = e->maxs[i] + 2;
+        lo[i] = e->mins[i] - 2;
+        hi[i] = e->maxs[i] + 2;
     }
-    t->modelindex = 0;
-    t->visible = false;
-    t->activates = e->number;
-    t->target = t->targetname = 0;
-    sv_entity_link(t, QW_SOLID_TRIGGER);
+    sv_entity *t = sv_entity_spawn_trigger(ENT_TRIGGER, lo, hi);
+    if (t)
+        t->activates = e->number;
 }
 
 void sv_buttons_press(sv_entity *button)

@@ -29,15 +29,10 @@ void sv_game_spawn_door(int submodel, const qw_entity_fields *f)
         e->wait = 3;
     if (e->damage == 0)
         e->damage = 2;
-    const char *v = qw_entity_get(f, "lip");
-    float lip = v ? (float)atof(v) : 8;
     e->target = sv_target_id(qw_entity_get(f, "target"));
     e->targetname = sv_target_id(qw_entity_get(f, "targetname"));
-    float dir[3], size[3];
-    sv_mover_direction(f, dir);
-    qw_vec_subtract(e->maxs, e->mins, size);
-    float travel = fabsf(qw_vec_dot(dir, size)) - lip;
-    qw_vec_ma(e->pos1, travel, dir, e->pos2);
+    e->use = sv_doors_use;
+    sv_mover_set_travel(e, f, 8);
     if (e->spawnflags & DOOR_START_OPEN) {
         /* drawn open in the map: it "closes" to where it was built */
         float t[3];
@@ -66,20 +61,15 @@ static bool doors_touch(const sv_entity *a, const sv_entity *b)
 /* An invisible box around a door group: walking into it opens the group. */
 static void spawn_field(const float mins[3], const float maxs[3], int door)
 {
-    sv_entity *t = sv_entity_alloc(ENT_TRIGGER);
-    if (!t)
-        return;
     static const float margin[3] = {60, 60, 8};
-    memset(t->origin, 0, sizeof t->origin);
+    float lo[3], hi[3];
     for (int i = 0; i < 3; i++) {
-        t->mins[i] = mins[i] - margin[i];
-        t->maxs[i] = maxs[i] + margin[i];
+        lo[i] = mins[i] - margin[i];
+        hi[i] = maxs[i] + margin[i];
     }
-    t->modelindex = 0;
-    t->visible = false;
-    t->activates = door;
-    t->target = t->targetname = 0;
-    sv_entity_link(t, QW_SOLID_TRIGGER);
+    sv_entity *t = sv_entity_spawn_trigger(ENT_TRIGGER, lo, hi);
+    if (t)
+        t->activates = door;
 }
 
 void sv_doors_link(void)

@@ -53,6 +53,28 @@ QW_TM_SAFE sv_player *sv_player_for_object(const qw_area_object *obj)
     return NULL;
 }
 
+sv_entity *sv_entity_spawn_trigger(sv_entity_kind kind, const float mins[3], const float maxs[3])
+{
+    sv_entity *e = sv_entity_alloc(kind);
+    if (!e)
+        return NULL;
+    memset(e->origin, 0, sizeof e->origin);
+    qw_vec_copy(mins, e->mins);
+    qw_vec_copy(maxs, e->maxs);
+    e->modelindex = 0;
+    e->visible = false; /* never sent to clients */
+    e->activates = e->target = e->targetname = 0;
+    e->next_think = 0;
+    sv_entity_link(e, QW_SOLID_TRIGGER);
+    return e;
+}
+
+sv_entity *sv_entity_spawn_model_trigger(sv_entity_kind kind, int submodel)
+{
+    const qw_bsp_model *m = qw_bsp_get_model(sv.bsp, submodel);
+    return m ? sv_entity_spawn_trigger(kind, m->mins, m->maxs) : NULL;
+}
+
 void sv_game_spawn_brush(int submodel, bool solid)
 {
     const qw_bsp_model *m = qw_bsp_get_model(sv.bsp, submodel);

@@ -1,6 +1,7 @@
 /* Movers (see movers.h). Runs in U only: the master alone, so no synchronisation. */
 #include "game/movers.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,16 @@ void sv_mover_direction(const qw_entity_fields *f, float dir[3])
         dir[0] = qw_cosf(a);
         dir[1] = qw_sinf(a);
     }
+}
+
+void sv_mover_set_travel(sv_entity *e, const qw_entity_fields *f, float default_lip)
+{
+    const char *v = qw_entity_get(f, "lip");
+    float lip = v ? (float)atof(v) : default_lip;
+    float dir[3], size[3];
+    sv_mover_direction(f, dir);
+    qw_vec_subtract(e->maxs, e->mins, size);
+    qw_vec_ma(e->pos1, fabsf(qw_vec_dot(dir, size)) - lip, dir, e->pos2);
 }
 
 void sv_mover_place(sv_entity *e, const float origin[3])

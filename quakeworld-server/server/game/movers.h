@@ -12,6 +12,9 @@
 sv_entity *sv_mover_spawn(sv_entity_kind kind, int submodel, const qw_entity_fields *f);
 /* The direction of a map entity's "angle" (-1 up, -2 down, else a yaw). */
 void sv_mover_direction(const qw_entity_fields *f, float dir[3]);
+/* Doors and buttons: pos2 = pos1 moved along the entity's "angle" by the model's size that
+ * way less "lip" (default_lip when the map gives none). */
+void sv_mover_set_travel(sv_entity *e, const qw_entity_fields *f, float default_lip);
 /* Puts a mover at rest somewhere else (map load: plats that start down, doors that start
  * open). */
 void sv_mover_place(sv_entity *e, const float origin[3]);

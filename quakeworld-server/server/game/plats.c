@@ -15,25 +15,20 @@
  * strip), from just above its top down by its whole travel. */
 static void spawn_field(sv_entity *plat)
 {
-    sv_entity *t = sv_entity_alloc(ENT_TRIGGER);
-    if (!t)
-        return;
-    memset(t->origin, 0, sizeof t->origin);
+    float lo[3], hi[3];
     for (int i = 0; i < 2; i++) {
-        t->mins[i] = plat->mins[i] + 25;
-        t->maxs[i] = plat->maxs[i] - 25;
+        lo[i] = plat->mins[i] + 25;
+        hi[i] = plat->maxs[i] - 25;
         if (plat->maxs[i] - plat->mins[i] <= 50) {
-            t->mins[i] = (plat->mins[i] + plat->maxs[i]) / 2;
-            t->maxs[i] = t->mins[i] + 1;
+            lo[i] = (plat->mins[i] + plat->maxs[i]) / 2;
+            hi[i] = lo[i] + 1;
         }
     }
-    t->maxs[2] = plat->maxs[2] + 8;
-    t->mins[2] = t->maxs[2] - (plat->pos1[2] - plat->pos2[2] + 8);
-    t->modelindex = 0;
-    t->visible = false;
-    t->activates = plat->number;
-    t->target = t->targetname = 0;
-    sv_entity_link(t, QW_SOLID_TRIGGER);
+    hi[2] = plat->maxs[2] + 8;
+    lo[2] = hi[2] - (plat->pos1[2] - plat->pos2[2] + 8);
+    sv_entity *t = sv_entity_spawn_trigger(ENT_TRIGGER, lo, hi);
+    if (t)
+        t->activates = plat->number;
 }
 
 void sv_game_spawn_plat(int submodel, const qw_entity_fields *f)
@@ -46,6 +41,7 @@ void sv_game_spawn_plat(int submodel, const qw_entity_fields *f)
     e->damage = 1;
     e->wait = 3;
     e->targetname = sv_target_id(qw_entity_get(f, "targetname"));
+    e->use = sv_plats_use;
     const char *v = qw_entity_get(f, "height");
     float height = v ? (float)atof(v) : e->maxs[2] - e->mins[2] - 8;
     e->pos2[2] = e->pos1[2] - height;

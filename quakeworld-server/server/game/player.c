@@ -137,26 +137,36 @@ void sv_game_remove_player(int slot)
             sv.entities[n].owner_slot = -1;
 }
 
+/* The part of a qw_pmove that comes from the player and its command (copied: pmove is pure
+ * and must see only this transaction's locals); the world is physents[0]. */
+static void pmove_input(qw_pmove *pm, const sv_player *p, const qw_usercmd *cmd, int pm_type)
+{
+    qw_vec_copy(p->origin, pm->origin);
+    for (int i = 0; i < 3; i++)
+        pm->velocity[i] = p->velocity[i] > MAX_VELOCITY    ? MAX_VELOCITY
+                          : p->velocity[i] < -MAX_VELOCITY ? -MAX_VELOCITY
+                                                           : p->velocity[i];
+    qw_vec_copy(cmd->angles, pm->angles);
+    pm->oldbuttons = p->oldbuttons;
+    pm->waterjumptime = pm_type == QW_PM_SPECTATOR ? 0 : p->waterjumptime;
+    pm->pm_type = pm_type;
+    pm->cmd.msec = cmd->msec;
+    qw_vec_copy(cmd->angles, pm->cmd.angles);
+    pm->cmd.forwardmove = cmd->forwardmove;
+    pm->cmd.sidemove = cmd->sidemove;
+    pm->cmd.upmove = cmd->upmove;
+    pm->cmd.buttons = cmd->buttons;
+    pm->bsp = sv.bsp;
+    pm->numphysent = 1;
+    memset(&pm->physents[0], 0, sizeof pm->physents[0]);
+}
+
 /* A spectator flies (QuakeWorld's spectator movement: through walls, at spectatormaxspeed)
  * and, not being in the areanode tree, meets nothing. */
 static void move_spectator(sv_player *p, const qw_usercmd *cmd)
 {
     qw_pmove pm;
-    qw_vec_copy(p->origin, pm.origin);
-    qw_vec_copy(p->velocity, pm.velocity);
-    qw_vec_copy(cmd->angles, pm.angles);
-    pm.oldbuttons = p->oldbuttons;
-    pm.waterjumptime = 0;
-    pm.pm_type = QW_PM_SPECTATOR;
-    pm.cmd.msec = cmd->msec;
-    qw_vec_copy(cmd->angles, pm.cmd.angles);
-    pm.cmd.forwardmove = cmd->forwardmove;
-    pm.cmd.sidemove = cmd->sidemove;
-    pm.cmd.upmove = cmd->upmove;
-    pm.cmd.buttons = cmd->buttons;
-    pm.bsp = sv.bsp;
-    pm.numphysent = 1;
-    memset(&pm.physents[0], 0, sizeof pm.physents[0]);
+    pmove_input(&pm, p, cmd, QW_PM_SPECTATOR);
     qw_pmove_run(&pm, &sv.movevars);  /* pure, on this transaction's local pm */
     qw_vec_copy(pm.origin, p->origin);
     qw_vec_copy(pm.velocity, p->velocity);
@@ -168,24 +178,7 @@ static void move_spectator(sv_player *p, const qw_usercmd *cmd)
 static void move_player(sv_player *p, const qw_usercmd *cmd)
 {
     qw_pmove pm;
-    qw_vec_copy(p->origin, pm.origin);
-    for (int i = 0; i < 3; i++)
-        pm.velocity[i] = p->velocity[i] > MAX_VELOCITY    ? MAX_VELOCITY
-                         : p->velocity[i] < -MAX_VELOCITY ? -MAX_VELOCITY
-                                                          : p->velocity[i];
-    qw_vec_copy(cmd->angles, pm.angles);
-    pm.oldbuttons = p->oldbuttons;
-    pm.waterjumptime = p->waterjumptime;
-    pm.pm_type = QW_PM_NORMAL;
-    pm.cmd.msec = cmd->msec;
-    qw_vec_copy(cmd->angles, pm.cmd.angles);
-    pm.cmd.forwardmove = cmd->forwardmove;
-    pm.cmd.sidemove = cmd->sidemove;
-    pm.cmd.upmove = cmd->upmove;
-    pm.cmd.buttons = cmd->buttons;
-    pm.bsp = sv.bsp;
-    pm.numphysent = 1;
-    memset(&pm.physents[0], 0, sizeof pm.physents[0]);
+    pmove_input(&pm, p, cmd, QW_PM_NORMAL);
     /* everything solid within reach of this move, from the areanode tree: the other living
      * players as boxes, brush entities as their submodels */
     qw_pmove_add_area_physents(&pm, &sv.area, &p->link, PMOVE_RANGE);

@@ -5,9 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/doors.h"
 #include "game/entities.h"
-#include "game/plats.h"
 
 static char names[256][32];
 static int num_names;
@@ -25,6 +23,18 @@ int sv_target_id(const char *name)
     return ++num_names;
 }
 
+/* A relay was fired: fires its own targets now or after its delay; a counter only when
+ * its count runs out (once). */
+static void use_relay(sv_entity *e)
+{
+    if (e->count > 0 && --e->count > 0)
+        return;
+    if (e->delay > 0)
+        e->next_think = sv.time + e->delay;
+    else
+        sv_targets_fire(e->target);
+}
+
 void sv_game_spawn_relay(const qw_entity_fields *f, bool counter)
 {
     sv_entity *e = sv_entity_alloc(ENT_RELAY);
@@ -39,18 +49,7 @@ void sv_game_spawn_relay(const qw_entity_fields *f, bool counter)
     v = qw_entity_get(f, "count");
     e->count = counter ? (v ? atoi(v) : 2) : 0;
     e->next_think = 0;
-}
-
-/* A relay was fired: fires its own targets now or after its delay; a counter only when
- * its count runs out (once). */
-static void use_relay(sv_entity *e)
-{
-    if (e->count > 0 && --e->count > 0)
-        return;
-    if (e->delay > 0)
-        e->next_think = sv.time + e->delay;
-    else
-        sv_targets_fire(e->target);
+    e->use = use_relay;
 }
 
 void sv_targets_relay_think(sv_entity *e)
@@ -70,14 +69,8 @@ void sv_targets_fire(int target)
     depth++;
     for (int n = SV_FIRST_NONPLAYER; n < sv.num_entities; n++) {
         sv_entity *e = &sv.entities[n];
-        if (e->targetname != target)
-            continue;
-        if (e->kind == ENT_DOOR)
-            sv_doors_use(e);
-        else if (e->kind == ENT_PLAT)
-            sv_plats_use(e);
-        else if (e->kind == ENT_RELAY)
-            use_relay(e);
+        if (e->targetname == target && e->use)
+            e->use(e);
     }
     depth--;
 }

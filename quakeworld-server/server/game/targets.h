@@ -1,7 +1,7 @@
 /* Targets (QuakeC's SUB_UseTargets, trigger_relay and trigger_counter): map entities name
  * others by "target" = their "targetname"; firing a name uses every entity that bears it
  * (a door opens, a plat goes down, a relay fires its own targets after its delay, a counter
- * counts). All in U. */
+ * counts: each kind's .use, set at spawn). All in U. */
 #ifndef SV_GAME_TARGETS_H
 #define SV_GAME_TARGETS_H
 

@@ -25,18 +25,11 @@ static int num_teleport_boxes;
 
 void sv_game_spawn_teleport(int submodel, const float dest[3], float yaw)
 {
-    const qw_bsp_model *m = qw_bsp_get_model(sv.bsp, submodel);
-    sv_entity *e = m ? sv_entity_alloc(ENT_TELEPORT) : NULL;
+    sv_entity *e = sv_entity_spawn_model_trigger(ENT_TELEPORT, submodel);
     if (!e)
         return;
-    memset(e->origin, 0, sizeof e->origin);
-    qw_vec_copy(m->mins, e->mins);
-    qw_vec_copy(m->maxs, e->maxs);
-    e->modelindex = 0;
-    e->visible = false; /* never sent to clients */
     qw_vec_copy(dest, e->dest_origin);
     e->dest_yaw = yaw;
-    sv_entity_link(e, QW_SOLID_TRIGGER);
     if (num_teleport_boxes < (int)(sizeof teleport_boxes / sizeof teleport_boxes[0])) {
         qw_vec_copy(e->link.absmin, teleport_boxes[num_teleport_boxes].mins);
         qw_vec_copy(e->link.absmax, teleport_boxes[num_teleport_boxes].maxs);
@@ -46,23 +39,13 @@ void sv_game_spawn_teleport(int submodel, const float dest[3], float yaw)
 
 void sv_game_spawn_trigger(int submodel, const qw_entity_fields *f, bool once)
 {
-    const qw_bsp_model *m = qw_bsp_get_model(sv.bsp, submodel);
-    sv_entity *e = m ? sv_entity_alloc(ENT_TRIGGER) : NULL;
+    sv_entity *e = sv_entity_spawn_model_trigger(ENT_TRIGGER, submodel);
     if (!e)
         return;
-    memset(e->origin, 0, sizeof e->origin);
-    qw_vec_copy(m->mins, e->mins);
-    qw_vec_copy(m->maxs, e->maxs);
-    e->modelindex = 0;
-    e->visible = false;
     e->once = once;
-    e->activates = 0;
     e->target = sv_target_id(qw_entity_get(f, "target"));
-    e->targetname = 0;
     const char *v = qw_entity_get(f, "wait");
     e->wait = v ? (float)atof(v) : 0.2f;
-    e->next_think = 0;
-    sv_entity_link(e, QW_SOLID_TRIGGER);
 }
 
 void sv_triggers_think(sv_entity *e)

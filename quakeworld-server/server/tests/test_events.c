@@ -10,15 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "server.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_map.h"
-#include "sv_stats.h"
-
-sv_server sv;
-__thread int sv_thread_index;
-double sv_clock(void) { return 0; }
+#include "game_world.h"
 
 static const char *basedir, *mapname;
 
@@ -95,18 +87,7 @@ static void test_missed_frames_are_sent(void **state)
 static int setup(void **state)
 {
     (void)state;
-    sv.opt.maxclients = 4;
-    sv.opt.threads = 1;
-    sv.opt.basedir = basedir;
-    sv_sync_init(SYNC_NONE);
-    sv_stats_init(1);
-    sv_game_init_players();
-    char err[512];
-    if (!sv_map_load(basedir, mapname, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    return 0;
+    return game_world_load(basedir, mapname) ? 0 : -1;
 }
 
 int main(int argc, char **argv)

@@ -13,34 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "server.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_map.h"
-#include "sv_stats.h"
-
-sv_server sv;
-__thread int sv_thread_index;
-double sv_clock(void) { return 0; }
+#include "game_world.h"
 
 static const char *basedir;
-
-/* The game code runs as in the server: each call inside its critical section, here as a
- * transaction (-sync stm), so the test covers the instrumented paths and rollbacks. Kept out
- * of line: a transaction begins like setjmp, and a caller's locals would be clobbered. */
-static __attribute__((noinline)) bool cs_run_command(int slot, const qw_usercmd *cmd)
-{
-    bool ok;
-    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(&sv.clients[slot], cmd));
-    return ok;
-}
-
-static __attribute__((noinline)) bool cs_spawn(int slot)
-{
-    bool ok;
-    CRITICAL_SECTION_CANCELLABLE(CS_SPAWN_PLAYER, ok, sv_game_spawn_player(slot));
-    return ok;
-}
 
 static __attribute__((noinline)) bool cs_damage(int target, int attacker, int amount, sv_damage_cause cause)
 {
@@ -51,14 +26,10 @@ static __attribute__((noinline)) bool cs_damage(int target, int attacker, int am
     return ok;
 }
 
+/* On the arena's floor. */
 static void place(int slot, float x, float y)
 {
-    sv_player *p = &sv.players[slot];
-    p->origin[0] = x;
-    p->origin[1] = y;
-    p->origin[2] = 24.5f;
-    memset(p->velocity, 0, sizeof p->velocity);
-    qw_area_relink_object(&sv.area, &p->link, p->origin);
+    place_at(slot, x, y, 24.5f);
 }
 
 static void timed_command(int slot, float yaw, int buttons, int msec)
@@ -88,28 +59,7 @@ static bool queued(int slot, const uint8_t *msg, size_t len)
 static int setup(void **state)
 {
     (void)state;
-    sv.opt.maxclients = 4;
-    sv.opt.threads = 1;
-    sv.opt.basedir = basedir;
-    sv_sync_init(SYNC_STM);
-    sv_stats_init(1);
-    sv_game_init_players();
-    char err[512];
-    if (!sv_map_load(basedir, "arena", err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    sv_events_begin_frame();
-    for (int i = 0; i < 2; i++) {
-        sv_client *cl = &sv.clients[i];
-        cl->slot = i;
-        cl->state = CL_SPAWNED;
-        snprintf(cl->name, sizeof cl->name, "player%d", i);
-        qw_netchan_init(&cl->netchan, false, i);
-        sv.time = 1;
-        assert_true(cs_spawn(i));
-    }
-    return 0;
+    return game_world_load(basedir, "arena") ? 0 : -1;
 }
 
 static void test_shotgun_hits(void **state)

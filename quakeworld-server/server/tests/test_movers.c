@@ -12,25 +12,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "server.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_map.h"
-#include "sv_stats.h"
-
-sv_server sv;
-__thread int sv_thread_index;
-double sv_clock(void) { return 0; }
+#include "game_world.h"
 
 static const char *basedir;
-
-/* Kept out of line: a transaction begins like setjmp (a caller's locals would be clobbered). */
-static __attribute__((noinline)) bool cs_run_command(int slot, const qw_usercmd *cmd)
-{
-    bool ok;
-    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(&sv.clients[slot], cmd));
-    return ok;
-}
 
 /* U for `seconds`, 20 ms at a time; stops early when done(e) holds. */
 static void run_u(double seconds, const sv_entity *e, int state)
@@ -45,46 +29,16 @@ static void run_u(double seconds, const sv_entity *e, int state)
     }
 }
 
-static void place(int slot, float x, float y, float z)
-{
-    sv_player *p = &sv.players[slot];
-    p->origin[0] = x;
-    p->origin[1] = y;
-    p->origin[2] = z;
-    memset(p->velocity, 0, sizeof p->velocity);
-    qw_area_relink_object(&sv.area, &p->link, p->origin);
-}
-
 static void away(int slot)
 {
-    place(slot, sv.spawnpoints[0].origin[0], sv.spawnpoints[0].origin[1],
+    place_at(slot, sv.spawnpoints[0].origin[0], sv.spawnpoints[0].origin[1],
           sv.spawnpoints[0].origin[2] + 1);
 }
 
 static int setup(void **state)
 {
     (void)state;
-    sv.opt.maxclients = 4;
-    sv.opt.threads = 1;
-    sv.opt.basedir = basedir;
-    sv_sync_init(SYNC_STM);
-    sv_stats_init(1);
-    sv_game_init_players();
-    char err[512];
-    if (!sv_map_load(basedir, "e1m2", err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    sv_events_begin_frame();
-    for (int i = 0; i < 2; i++) {
-        sv_client *cl = &sv.clients[i];
-        cl->slot = i;
-        cl->state = CL_SPAWNED;
-        snprintf(cl->name, sizeof cl->name, "player%d", i);
-        qw_netchan_init(&cl->netchan, false, i);
-        assert_true(sv_game_spawn_player(i));
-    }
-    return 0;
+    return game_world_load(basedir, "e1m2") ? 0 : -1;
 }
 
 static int count_kind(sv_entity_kind kind)
@@ -118,7 +72,7 @@ static void test_plat_carries_its_rider(void **state)
     float top = plat->link.absmax[2] - 1; /* absmax is widened by 1 */
     float x = (plat->link.absmin[0] + plat->link.absmax[0]) / 2;
     float y = (plat->link.absmin[1] + plat->link.absmax[1]) / 2;
-    place(0, x, y, top + 24.5f);
+    place_at(0, x, y, top + 24.5f);
     float z0 = sv.players[0].origin[2];
     qw_usercmd cmd = {.msec = 13};
     assert_true(cs_run_command(0, &cmd)); /* standing on it touches its field */
@@ -182,7 +136,7 @@ static void test_door_opens_closes_and_is_blocked(void **state)
     /* open again, and stand between them as they close */
     field->activated = true;
     run_u(10, door, MOVER_AT_POS2);
-    place(1, mid[0], mid[1], floor_z + 24.5f);
+    place_at(1, mid[0], mid[1], floor_z + 24.5f);
     sv.players[1].health = 100;
     int health = 100;
     for (int t = 0; t < 50 * (int)(door->wait + 10) && health == 100; t++) {
