@@ -1,6 +1,7 @@
 /* One bot: a protocol-28 client driven by the shared libevent loop (one UDP socket each).
- * bot.c owns the connection state machine and the socket; server_parse.c reads what the
- * server sends; stufftext.c runs the console commands the server stuffs. */
+ * bot.c is its link to the server (state, socket, sending, acknowledgements); session.c
+ * drives it (connect, receive, sign on, play); server_parse.c reads what the server sends;
+ * stufftext.c runs the console commands the server stuffs. */
 #ifndef QWBOT_BOT_H
 #define QWBOT_BOT_H
 
@@ -112,29 +113,34 @@ typedef struct qwbot_bot {
     uint64_t stale_packets;
 } qwbot_bot;
 
-/* Creates the socket and events and starts with getchallenge. 0 or -1 (message printed). */
-int qwbot_bot_start(qwbot_bot *b);
+/* bot.c: the bot's link to its server. */
 /* True when the bot has sent everything it was asked to (or ran out of -duration). */
 bool qwbot_bot_completed(const qwbot_bot *b);
-/* Starts sending the command stream (all bots have spawned). */
-void qwbot_bot_begin_play(qwbot_bot *b, double now);
+void qwbot_bot_set_state(qwbot_bot *b, qwbot_state s);
+/* (Re)arms the bot's timer to fire in `seconds` (nothing once the bot is stopped). */
+void qwbot_bot_schedule(qwbot_bot *b, double seconds);
 /* Stops the bot: sends "drop" if connected, closes the socket. */
 void qwbot_bot_stop(qwbot_bot *b);
+/* Marks the bot failed with the reason (printed), says "drop" if connected; the socket is
+ * closed by qwbot_bot_close_socket from the event loop. */
 void qwbot_bot_fail(qwbot_bot *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void qwbot_bot_close_socket(qwbot_bot *b);
+/* True while the netchan carries sequenced packets (signed on, not yet done). */
+bool qwbot_bot_netchan_up(const qwbot_bot *b);
 
 /* Queues a string command on the reliable channel. */
 void qwbot_bot_stringcmd(qwbot_bot *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Sends a connectionless text packet (FF FF FF FF + text) to the server. */
 void qwbot_bot_send_connectionless(qwbot_bot *b, const char *text);
+/* Sends one netchan packet (with the pending reliable data) and remembers when, for the
+ * acknowledgement; is_move: it carries a move of the bot's stream (timed). */
+void qwbot_bot_send_packet(qwbot_bot *b, const uint8_t *unreliable, size_t len, bool is_move);
+/* Sends one packet carrying `cmd` as the newest of the three usercmds of a clc_move. */
+void qwbot_bot_send_move(qwbot_bot *b, const qwbot_cmd *cmd, bool is_move);
+/* The server acknowledged our packet `ack`: times that move, counts older ones lost. */
+void qwbot_bot_resolve_acks(qwbot_bot *b, int32_t ack, double now);
 /* Verbose-mode log line prefixed with the bot's name. */
 void qwbot_bot_log(qwbot_bot *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* server_parse.c: parses one sequenced message from the server. Returns false if it stopped
- * early at something malformed or unknown (the rest of that packet is skipped). */
-bool qwbot_parse_server_message(qwbot_bot *b, qw_msgreader *r);
-
-/* stufftext.c: runs the console text the server stuffed (one or more lines). */
-void qwbot_run_stufftext(qwbot_bot *b, const char *text);
 
 #endif

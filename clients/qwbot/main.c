@@ -18,6 +18,7 @@
 #include "progress.h"
 #include "run.h"
 #include "script.h"
+#include "session.h"
 #include "summary.h"
 
 #define SUPERVISOR_PERIOD_MS 50

@@ -4,10 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "server_parse.h"
 #include "qw_entity_delta.h"
 #include "qw_playerinfo.h"
 #include "run.h"
+#include "stufftext.h"
 
 /* Extension ids a server may put before the protocol number in svc_serverdata. */
 #define EXT_FTEX 0x58455446   /* "FTEX" */

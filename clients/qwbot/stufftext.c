@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "stufftext.h"
 
 /* "packet <addr> \"<text>\"": the server asks for <text> as a connectionless packet (the
  * real-IP check). We only ever talk to our server, so the address is not needed. */

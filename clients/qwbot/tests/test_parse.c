@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "bot.h"
+#include "server_parse.h"
 #include "qw_msg.h"
 #include "qw_playerinfo.h"
 #include "rng.h"
