@@ -1,15 +1,18 @@
-/* libtm: extensions beyond GCC's libitm ABI (symbol version LIBTM_1.0).
+/* libtm: extensions beyond GCC's libitm ABI (symbol versions LIBTM_1.0, LIBTM_1.1).
  *
  * libtm is a drop-in libitm.so.1: programs compiled with `gcc -fgnu-tm` need nothing from this
  * header. It is for programs that want to read libtm's counters or steer it at run time.
- * Environment variables (read once, at the first transaction):
+ * Environment variables (read once, when the library loads; libtm(7) has the details):
  *   LIBTM_ALGO=orec|norec|serial   force an algorithm, no hardware transactions (default:
- *                                  adaptive among hardware transactions, orec and serial mode)
+ *                                  adaptive among hardware transactions, orec, norec, serial)
  *   LIBTM_HTM=0|1                  0: never use hardware transactions (Intel RTM); 1: default
- *   LIBTM_CM=backoff|immediate|spin|block|yield|priority   contention manager
+ *   LIBTM_CM=backoff|immediate|spin|block|yield|priority|handoff|softprio|slice
+ *                                  contention manager (default backoff)
  *   LIBTM_RETRIES=N                restarts before a transaction runs serially (default 16)
  *   LIBTM_STATS=path               write statistics as JSON at exit (%p expands to the pid)
- *   LIBTM_VERBOSE=1                one line on stderr at start naming runtime, version, algorithm
+ *   LIBTM_VERBOSE=1                a line on stderr at start (runtime, version, algorithm, why
+ *                                  hardware transactions are used or not) and one at exit
+ *                                  (commits, aborts, share of commits per mode)
  */
 #ifndef LIBTM_H
 #define LIBTM_H
@@ -44,8 +47,8 @@ void libtm_totals_read(struct libtm_totals *totals, size_t size)
     __attribute__((transaction_pure));
 #define libtm_get_totals(totals) libtm_totals_read((totals), sizeof *(totals))
 
-/* Name of the speculative algorithm in use ("orec", "norec", "serial") and of the mode the
- * adaptive policy currently prefers ("htm", "speculative" or "serial"). */
+/* The algorithm LIBTM_ALGO forces ("orec", "norec", "serial") or "adaptive"; and the mode the
+ * adaptive policy runs now ("htm", "orec", "norec" or "serial"; "off" when forced). */
 const char *libtm_algorithm(void) __attribute__((transaction_pure));
 const char *libtm_adaptive_mode(void) __attribute__((transaction_pure));
 
