@@ -140,21 +140,37 @@ static void commit_nested(struct tm_tx *tx)
 
 /* ---- begin (called by the assembly stub) ---------------------------------------------- */
 
-/* ---- a thread alone ----------------------------------------------------------------------
- * The cost of a transaction in every single-threaded program: a thread alone in serial mode,
- * beginning (and later committing) a transaction that cannot cancel. Nothing else can run, so
- * it runs the uninstrumented path at once on the serial lock's read side
- * (tm_serial_lock_alone): no checkpoint, no logs, no atomic instruction, and no stack frame.
- * Everything else takes the general path below. */
+/* ---- serial mode ---------------------------------------------------------------------------
+ * The cost of a transaction in every single-threaded program, and in serial mode: beginning
+ * (and later committing) a transaction that cannot cancel while transactions run one at a
+ * time. It runs the uninstrumented path at once, exclusively: a thread alone on the serial
+ * lock's read side (tm_serial_lock_alone: no atomic instruction), otherwise with one
+ * compare-and-swap on the lock word (in serial mode no reader can run, so there is nobody to
+ * drain). No checkpoint, no logs, no stack frame. Everything else, and a busy lock word, takes
+ * the general path below. */
 
-static inline __attribute__((always_inline)) bool begin_alone(struct tm_tx *tx, uint32_t props,
+static inline bool take_exclusive_fast(struct tm_tx *tx)
+{
+    if (tm_thread_count() == 1) {
+        if (!tm_serial_lock_alone(tx))
+            return false;
+        tx->serial_hold = HOLD_READ;
+        return true;
+    }
+    uint32_t free_word = 0;
+    if (!atomic_compare_exchange_strong_explicit(&tm_serial_lock.word, &free_word, 1,
+                                                 memory_order_acquire, memory_order_relaxed))
+        return false;
+    tx->serial_hold = HOLD_WRITE;
+    return true;
+}
+
+static inline __attribute__((always_inline)) bool begin_serial(struct tm_tx *tx, uint32_t props,
                                                               const struct tm_jmpbuf *jb)
 {
     if ((props & (pr_hasNoAbort | pr_undoLogCode)) != pr_hasNoAbort || tm_stats_enabled ||
-        tm_mode_algo() != &tm_algo_serial || tm_htm_mode_on() || tm_thread_count() != 1 ||
-        !tm_serial_lock_alone(tx))
+        tm_mode_algo() != &tm_algo_serial || !take_exclusive_fast(tx))
         return false;
-    tx->serial_hold = HOLD_READ;
     tx->state = TX_IRREVOCABLE;
     tx->algo = &tm_algo_irrevocable;
     tx->depth = 1;
@@ -167,13 +183,12 @@ static inline __attribute__((always_inline)) bool begin_alone(struct tm_tx *tx, 
     return true;
 }
 
-static inline __attribute__((always_inline)) bool commit_alone(struct tm_tx *tx)
+static inline __attribute__((always_inline)) bool commit_serial(struct tm_tx *tx)
 {
-    if (tx->serial_hold != HOLD_READ || tx->state != TX_IRREVOCABLE || tx->depth != 1 ||
+    if (tx->state != TX_IRREVOCABLE || tx->depth != 1 ||
         (tx->actions.len | tx->allocs.len | tx->exception_objects.len) || tm_stats_enabled)
         return false;
-    tm_serial_read_unlock(tx);
-    tx->serial_hold = HOLD_NONE;
+    release_serial_lock(tx);
     tx->depth = 0;
     tx->state = TX_INACTIVE;
     tx->stack_top = 0;
@@ -212,7 +227,7 @@ uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
     props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (htm_abi.h) */
     struct tm_tx *tx = tm_current;
     if (likely(tx && tx->depth == 0 && tx->generation == tm_fork_generation) &&
-        begin_alone(tx, props, jb))
+        begin_serial(tx, props, jb))
         return (props & pr_uninstrumentedCode) ? a_runUninstrumentedCode : a_runInstrumentedCode;
     return begin_general(props, jb);
 }
@@ -329,7 +344,7 @@ void _ITM_commitTransaction(void)
         return;
     }
     struct tm_tx *tx = tm_current;
-    if (likely(tx) && commit_alone(tx))
+    if (likely(tx) && commit_serial(tx))
         return;
     if (unlikely(!tx || tx->depth == 0))
         tm_fatal_abort("_ITM_commitTransaction called outside a transaction");
