@@ -253,14 +253,13 @@ static inline void tm_mark_dirty(struct tm_tx *tx)
 
 /* wait.c: bounded spinning, then yielding or blocking */
 void tm_wait_pause(unsigned *round);
-/* A bounded spin before sleeping: tm_wait_spinning is true while the caller should look
- * again, false when it should sleep. For another thread's answer (privatization.c) the spin is
- * long while that thread is likely running; for a lock, short. */
+/* A bounded spin before sleeping on another thread's answer (privatization.c):
+ * tm_wait_spinning is true while the caller should look again, false when it should sleep.
+ * The spin is long while that thread is likely running, short otherwise. */
 struct tm_wait {
     uint64_t spin_until;
 };
 struct tm_wait tm_wait_start(void);
-struct tm_wait tm_wait_start_short(void);
 bool tm_wait_spinning(struct tm_wait *wait);
 void tm_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ns);
 void tm_futex_wake(_Atomic uint32_t *word);

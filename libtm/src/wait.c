@@ -11,12 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Cycles to spin before yielding: while the other thread likely runs, and otherwise; and
- * before sleeping on a lock (0 when threads outnumber processors: the holder is then often
- * preempted, and the lock's sleep queue orders the waiters as a mutex would). */
+/* Cycles to spin before sleeping while the other thread likely runs, and otherwise. */
 #define SPIN_CYCLES_RUNNING 200000
 #define SPIN_CYCLES_CROWDED 4000
-#define SPIN_CYCLES_LOCK 20000
 
 static unsigned processors;
 
@@ -46,12 +43,6 @@ struct tm_wait tm_wait_start(void)
     bool crowded = tm_thread_count() > processors_available();
     return (struct tm_wait){
         .spin_until = tm_cycles() + (crowded ? SPIN_CYCLES_CROWDED : SPIN_CYCLES_RUNNING) };
-}
-
-struct tm_wait tm_wait_start_short(void)
-{
-    bool crowded = tm_thread_count() > processors_available();
-    return (struct tm_wait){ .spin_until = crowded ? 0 : tm_cycles() + SPIN_CYCLES_LOCK };
 }
 
 bool tm_wait_spinning(struct tm_wait *wait)
