@@ -17,8 +17,8 @@
 
 #include <time.h>
 
-#define PROBE_NS (10 * 1000 * 1000LL)
-#define MIN_HOLD_NS (100 * 1000 * 1000LL)
+#define PROBE_NS (5 * 1000 * 1000LL)
+#define MIN_HOLD_NS (200 * 1000 * 1000LL)
 #define MAX_HOLD_NS (1600 * 1000 * 1000LL)
 #define MAX_EPOCH_NS (400 * 1000 * 1000LL)
 #define RARE_PROBE 4     /* a candidate that keeps losing is probed every RARE_PROBE rounds */

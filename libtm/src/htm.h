@@ -39,7 +39,7 @@ void tm_htm_commit_slow(struct tm_tx *tx);
 extern bool tm_stats_enabled __attribute__((visibility("hidden")));
 
 /* Hardware commits per call of the tuner: a hardware transaction costs a few nanoseconds, the
- * tuner's shared counters and clock read far more; few enough that a 10 ms probe counts them
+ * tuner's shared counters and clock read far more; few enough that a 5 ms probe counts them
  * well. A power of two. */
 #define TM_HTM_COUNT_BATCH 64
 
