@@ -8,20 +8,27 @@
  * by more than half twice in a row is probed only every fourth round. Hardware transactions
  * are a candidate like the others: they win where they commit in hardware, and lose where
  * capacity aborts, interrupts of preempted threads or fallbacks make them slow. A hold also
- * ends early when its rate falls below half of what its probe measured (the workload
- * changed). LIBTM_ALGO switches all this off.
+ * ends early when its rate over 100 ms falls below 30 % of what its probe measured (the
+ * workload changed). LIBTM_ALGO switches all this off.
  * Commits are counted per thread and added to the global count in batches, so the hot path
  * costs one increment. */
 #include "adapt.h"
 #include "htm.h"
 
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #define PROBE_NS (5 * 1000 * 1000LL)
+#define PROBE_CROWDED_NS (20 * 1000 * 1000LL) /* threads outnumber processors: several slices */
+#define SMOOTHING 0.5   /* weight of a new probe in a candidate's rate */
+#define HYSTERESIS 1.1  /* another candidate must beat the last winner by this factor */
 #define MIN_HOLD_NS (200 * 1000 * 1000LL)
 #define MAX_HOLD_NS (1600 * 1000 * 1000LL)
 #define MAX_EPOCH_NS (400 * 1000 * 1000LL)
 #define RARE_PROBE 4     /* a candidate that keeps losing is probed every RARE_PROBE rounds */
+#define COLLAPSE_WINDOW_NS (100 * 1000 * 1000LL)
+#define COLLAPSE_SHARE 0.3 /* a hold below this share of its probe's rate ends early */
 /* Threads report commits in batches (hardware ones in batches of TM_HTM_COUNT_BATCH), so an
  * epoch that saw fewer commits than this is extended (up to MAX_EPOCH_NS) before it counts. */
 #define MIN_EPOCH_COMMITS (8 * TM_ADAPT_BATCH)
@@ -31,7 +38,7 @@
 struct candidate {
     bool htm;
     enum tm_algo_id algo;
-    double rate;       /* commits per ns in its last probe */
+    double rate;       /* commits per ns, smoothed over its probes */
     unsigned losses;   /* rounds in a row it lost by more than half */
 };
 
@@ -103,6 +110,31 @@ static int next_probe(int from)
     return -1;
 }
 
+/* LIBTM_VERBOSE=2: what a round measured, on stderr. */
+static void report_round(int best)
+{
+    char line[256];
+    int n = snprintf(line, sizeof line, "libtm: adaptive round %u:", tuner.round);
+    for (int i = 0; i < tuner.candidates && n < (int)sizeof line; i++) {
+        const struct candidate *c = &tuner.candidate[i];
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s %.0f", 
+                      c->htm ? "htm" : tm_algos[c->algo]->name, c->rate * 1e6);
+    }
+    if (n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, " commits/ms -> %s for %lld ms\n",
+                      tuner.candidate[best].htm ? "htm" : tm_algos[tuner.candidate[best].algo]->name,
+                      (long long)(tuner.hold_ns / 1000000));
+    if (n > (int)sizeof line - 1)
+        n = (int)sizeof line - 1;
+    ssize_t ignored = write(STDERR_FILENO, line, (size_t)n);
+    (void)ignored;
+}
+
+static int64_t probe_ns(void)
+{
+    return tm_thread_count() > tm_processors() ? PROBE_CROWDED_NS : PROBE_NS;
+}
+
 static void finish_round(struct tm_tx *tx, int64_t now)
 {
     int best = -1;
@@ -113,6 +145,10 @@ static void finish_round(struct tm_tx *tx, int64_t now)
     }
     if (best < 0)
         best = tuner.serial;
+    /* Noise must not make the mode flip: the last winner stays unless clearly beaten. */
+    if (tuner.best >= 0 && best != tuner.best &&
+        tuner.candidate[best].rate < HYSTERESIS * tuner.candidate[tuner.best].rate)
+        best = tuner.best;
     double top = tuner.candidate[best].rate;
     for (int i = 0; i < tuner.candidates; i++) {
         struct candidate *c = &tuner.candidate[i];
@@ -123,8 +159,10 @@ static void finish_round(struct tm_tx *tx, int64_t now)
         tuner.hold_ns = MIN_HOLD_NS;
     else if (tuner.hold_ns < MAX_HOLD_NS)
         tuner.hold_ns *= 2;
+    if (tm_config.verbose >= 2)
+        report_round(best);
     tuner.best = best;
-    tuner.hold_floor = 0.5 * top;
+    tuner.hold_floor = COLLAPSE_SHARE * top;
     tuner.probing = -1;
     tuner.round++;
     enter(tx, best, now, tuner.hold_ns);
@@ -132,11 +170,8 @@ static void finish_round(struct tm_tx *tx, int64_t now)
 
 static void start_round(struct tm_tx *tx, int64_t now)
 {
-    for (int i = 0; i < tuner.candidates; i++)
-        if (tuner.candidate[i].losses < 2 || tuner.round % RARE_PROBE == 0)
-            tuner.candidate[i].rate = 0;
     tuner.probing = next_probe(-1);
-    enter(tx, tuner.probing, now, PROBE_NS);
+    enter(tx, tuner.probing, now, probe_ns());
 }
 
 static void next_epoch(struct tm_tx *tx, int64_t now)
@@ -144,27 +179,31 @@ static void next_epoch(struct tm_tx *tx, int64_t now)
     uint64_t commits = atomic_load(&tuner.commits) - tuner.epoch_start_commits;
     int64_t elapsed = now - tuner.epoch_start_ns;
     if (commits < MIN_EPOCH_COMMITS && elapsed < MAX_EPOCH_NS) {
-        atomic_store_explicit(&tuner.epoch_end, now + PROBE_NS, memory_order_release);
+        atomic_store_explicit(&tuner.epoch_end, now + probe_ns(), memory_order_release);
         return;
     }
     if (tuner.probing < 0) {
         start_round(tx, now);
         return;
     }
-    tuner.candidate[tuner.current].rate = elapsed > 0 ? (double)commits / (double)elapsed : 0;
+    struct candidate *c = &tuner.candidate[tuner.current];
+    double rate = elapsed > 0 ? (double)commits / (double)elapsed : 0;
+    c->rate = c->rate > 0 ? SMOOTHING * rate + (1 - SMOOTHING) * c->rate : rate;
     int next = next_probe(tuner.probing);
     if (next < 0) {
         finish_round(tx, now);
         return;
     }
     tuner.probing = next;
-    enter(tx, next, now, PROBE_NS);
+    enter(tx, next, now, probe_ns());
 }
 
-/* While holding, a rate below the floor (the workload changed) ends the hold early. */
+/* While holding, a rate below the floor (the workload changed) ends the hold early; judged
+ * over at least COLLAPSE_WINDOW_NS, since over a few milliseconds the rate swings with the
+ * scheduler when threads outnumber cores. */
 static bool hold_collapsed(int64_t now)
 {
-    if (tuner.probing >= 0 || now - tuner.epoch_start_ns < PROBE_NS)
+    if (tuner.probing >= 0 || now - tuner.epoch_start_ns < COLLAPSE_WINDOW_NS)
         return false;
     uint64_t commits = atomic_load_explicit(&tuner.commits, memory_order_relaxed) -
                        tuner.epoch_start_commits;
@@ -176,6 +215,9 @@ static void go_alone(struct tm_tx *tx)
 {
     tuner.probing = -1;
     tuner.best = -1;
+    for (int i = 0; i < tuner.candidates; i++)
+        tuner.candidate[i] = (struct candidate){ .htm = tuner.candidate[i].htm,
+                                                 .algo = tuner.candidate[i].algo };
     tuner.hold_ns = MIN_HOLD_NS;
     enter(tx, tuner.serial, now_ns(), 0);
 }

@@ -115,7 +115,9 @@ void tm_config_init(void)
     tm_config.stats_path = getenv("LIBTM_STATS");
     tm_stats_init();
     const char *v = getenv("LIBTM_VERBOSE");
-    tm_config.verbose = v && *v && strcmp(v, "0") != 0;
+    tm_config.verbose = v && *v ? atoi(v) : 0;
+    if (v && *v && tm_config.verbose == 0 && strcmp(v, "0") != 0)
+        tm_config.verbose = 1;
     if (tm_config.verbose) {
         char line[320];
         int n = snprintf(line, sizeof line, "libtm %s: %s%s (htm: %s), contention manager %s%s%s\n",

@@ -252,6 +252,7 @@ static inline void tm_mark_dirty(struct tm_tx *tx)
 }
 
 /* wait.c: bounded spinning, then yielding or blocking */
+unsigned tm_processors(void); /* processors this process may run on */
 void tm_wait_pause(unsigned *round);
 /* A bounded spin before sleeping on another thread's answer (privatization.c):
  * tm_wait_spinning is true while the caller should look again, false when it should sleep.
@@ -296,7 +297,8 @@ struct tm_config {
     const struct tm_algo *forced; /* LIBTM_ALGO: this algorithm only, no adaptation */
     unsigned retries;             /* restarts before going serial */
     int cm;                       /* contention manager (contention.h) */
-    bool verbose;
+    int verbose;                  /* LIBTM_VERBOSE: 1 start and exit lines, 2 also each
+                                   * adaptive round's measurements */
     bool rtm;                     /* the CPU has usable RTM */
     bool htm;                     /* ... and LIBTM_HTM allows it (htm.c) */
     const char *stats_path;

@@ -17,7 +17,7 @@
 
 static unsigned processors;
 
-static unsigned processors_available(void)
+unsigned tm_processors(void)
 {
     if (!processors) {
         cpu_set_t set;
@@ -40,7 +40,7 @@ void tm_wait_pause(unsigned *round)
 
 struct tm_wait tm_wait_start(void)
 {
-    bool crowded = tm_thread_count() > processors_available();
+    bool crowded = tm_thread_count() > tm_processors();
     return (struct tm_wait){
         .spin_until = tm_cycles() + (crowded ? SPIN_CYCLES_CROWDED : SPIN_CYCLES_RUNNING) };
 }
