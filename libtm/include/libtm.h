@@ -33,7 +33,9 @@ struct libtm_totals {
     uint64_t aborts;          /* rollbacks of outermost transactions (restarts and cancels) */
     uint64_t conflict_aborts; /* of which caused by conflicts or failed validation */
     uint64_t user_aborts;     /* of which __transaction_cancel */
-    uint64_t irrevocable;     /* transactions that ran (or ended) serial-irrevocable */
+    uint64_t irrevocable;     /* of which the code made irrevocable (an unsafe call,
+                               * _ITM_changeTransactionMode, no instrumented path); runs
+                               * that the runtime chose to make serial are not counted */
     uint64_t serial;          /* transactions that ran exclusively (serial or irrevocable) */
     /* since LIBTM_1.1 */
     uint64_t htm_commits;     /* of commits, in a hardware (RTM) transaction */

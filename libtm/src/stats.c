@@ -139,7 +139,7 @@ void tm_stats_block_commit(struct tm_tx *tx)
     bool exclusive = tx->state == TX_SERIAL || tx->state == TX_IRREVOCABLE;
     struct tm_block_stats *b = find_block(ts, tx->site);
     b->commits++;
-    b->irrevocable += tx->state == TX_IRREVOCABLE;
+    b->irrevocable += tx->irrevocable_needed;
     b->serial += exclusive;
     b->read_total += tx->bytes_read;
     b->write_total += tx->bytes_written;

@@ -20,7 +20,8 @@ struct tm_thread_stats {
     struct tm_block_stats *blocks; /* open addressing by site */
     size_t capacity, used;
     /* totals, kept even when per-block statistics are off */
-    uint64_t aborts[ABORT_REASON_COUNT], irrevocable;
+    uint64_t aborts[ABORT_REASON_COUNT];
+    uint64_t irrevocable; /* commits that the code made irrevocable (not serial by policy) */
     uint64_t by_algo[TM_ALGO_COUNT]; /* software commits by algorithm (exclusive: serial) */
     /* Hardware commits (also in commits) of exited threads; living ones count them in their
      * descriptor's htm_commits. Hardware attempts that aborted, by kind. */
@@ -48,7 +49,7 @@ static inline void tm_stats_commit(struct tm_tx *tx)
 {
     struct tm_thread_stats *ts = tx->stats;
     ts->by_algo[tx->algo->id]++; /* exclusive ones count as serial */
-    ts->irrevocable += tx->state == TX_IRREVOCABLE;
+    ts->irrevocable += tx->irrevocable_needed;
     if (unlikely(tm_stats_enabled))
         tm_stats_block_commit(tx);
 }

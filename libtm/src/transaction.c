@@ -24,6 +24,13 @@ static inline __attribute__((always_inline)) void enter_exclusive(struct tm_tx *
     tx->algo = irrevocable ? &tm_algo_irrevocable : &tm_algo_serial;
 }
 
+/* A transaction without an instrumented path, or one that certainly goes irrevocable, must be
+ * irrevocable when begin returns (ABI.md §4). */
+static inline bool needs_irrevocability(uint32_t props)
+{
+    return !(props & pr_instrumentedCode) || (props & pr_doesGoIrrevocable);
+}
+
 /* Chooses how the outermost transaction runs and returns the code path to take. A transaction
  * that may cancel keeps its undo log even when it runs alone. `jb` is the begin's checkpoint,
  * kept before anything can restart the transaction (a speculative begin may) and only if it
@@ -34,8 +41,9 @@ static inline __attribute__((always_inline)) uint32_t start_outermost(struct tm_
 {
     uint32_t props = tx->outer_props;
     bool cancellable = !(props & pr_hasNoAbort);
-    bool must_be_irrevocable = !(props & pr_instrumentedCode) || (props & pr_doesGoIrrevocable);
+    bool must_be_irrevocable = needs_irrevocability(props);
 
+    tx->irrevocable_needed = must_be_irrevocable;
     tm_event_begin(tx);
     const struct tm_algo *algo = tm_mode_algo();
     if (!must_be_irrevocable && !tx->go_serial && algo->speculative) {
@@ -85,8 +93,7 @@ static uint32_t begin_nested(struct tm_tx *tx, uint32_t props, const struct tm_j
         tx->depth++;
         if (tx->depth > tx->max_depth)
             tx->max_depth = tx->depth;
-        if ((!(props & pr_instrumentedCode) || (props & pr_doesGoIrrevocable)) &&
-            tx->state != TX_IRREVOCABLE)
+        if (needs_irrevocability(props))
             tm_go_irrevocable(tx);
         if (tx->state == TX_IRREVOCABLE && (props & pr_uninstrumentedCode))
             return a_runUninstrumentedCode;
@@ -173,6 +180,7 @@ static inline __attribute__((always_inline)) bool begin_serial(struct tm_tx *tx,
         return false;
     tx->state = TX_IRREVOCABLE;
     tx->algo = &tm_algo_irrevocable;
+    tx->irrevocable_needed = needs_irrevocability(props);
     tx->depth = 1;
     tx->max_depth = 1;
     tx->props = tx->outer_props = props;
@@ -396,6 +404,7 @@ static void mark_irrevocable(struct tm_tx *tx)
 
 void tm_go_irrevocable(struct tm_tx *tx)
 {
+    tx->irrevocable_needed = true;
     if (tx->state == TX_IRREVOCABLE)
         return;
     if (tx->state == TX_SERIAL) {

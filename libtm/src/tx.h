@@ -122,6 +122,8 @@ struct tm_tx {
     uint64_t id, id_block_end;
     uint32_t restarts;   /* of the current outermost transaction */
     bool go_serial;      /* next (re)start runs exclusively (retry policy) */
+    bool irrevocable_needed; /* the code asked for it (unsafe call, mode change, no
+                              * instrumented path), as opposed to serial by policy */
     uint32_t outer_props; /* properties of the outermost transaction (restarts) */
     /* C++ exception state */
     uint32_t cxa_catch_count;

@@ -15,6 +15,15 @@ __asm__(".symver old_get_totals, libtm_get_totals@LIBTM_1.0");
 
 static long counter;
 
+/* Unsafe (not transaction_safe, defined elsewhere in effect): a relaxed transaction that calls
+ * it must become irrevocable. */
+__attribute__((noinline, noipa)) void unsafe_increment(long *p);
+__attribute__((noinline, noipa)) void unsafe_increment(long *p)
+{
+    __asm__ volatile("" ::: "memory");
+    (*p)++;
+}
+
 int main(int argc, char **argv)
 {
     tmtest_init(argc, argv, "totals-abi: the struct libtm_totals contract (size argument, "
@@ -49,6 +58,17 @@ int main(int argc, char **argv)
                  "libtm_get_totals(&t) left fields unwritten (commits %llu)",
                  (unsigned long long)t.commits);
     TMTEST_CHECK(counter == 100, "counter = %ld", counter);
+
+    /* Serial runs that the runtime chose (one thread: every transaction runs alone) are not
+     * counted as irrevocable; a transaction that the code makes irrevocable is. */
+    TMTEST_CHECK(t.irrevocable == 0 && t.serial >= 100,
+                 "one thread, 100 plain transactions: irrevocable %llu (want 0: run serially by "
+                 "the runtime's choice), serial %llu (want >= 100)",
+                 (unsigned long long)t.irrevocable, (unsigned long long)t.serial);
+    __transaction_relaxed { unsafe_increment(&counter); }
+    libtm_get_totals(&t);
+    TMTEST_CHECK(t.irrevocable == 1, "after a relaxed transaction with an unsafe call: "
+                 "irrevocable %llu, want 1", (unsigned long long)t.irrevocable);
     tmtest_note("versioned totals: ok (commits %llu)", (unsigned long long)t.commits);
     return 0;
 }
