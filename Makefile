@@ -4,14 +4,19 @@
 #   make demo       the main job: transactional Quake server + replay bots, with statistics
 #   make bench      libtm vs GCC libitm vs mutex benchmark (results/libtm-bench.csv + plot)
 #   make results    every benchmark (long)
-#   make install PREFIX=/usr/local   install libtm (library, libtm.h, pkg-config file)
+#   make install PREFIX=/usr/local   install libtm privately (PREFIX/lib/libtm, found through
+#                                    pkg-config), libtm.h, libtm-stats, man pages; DESTDIR=
+#   make install-system              also replace GCC's libitm for every -fgnu-tm program (warns)
+#   make uninstall, make uninstall-system   remove them again (same PREFIX, DESTDIR)
 include config.mk
 
-# Order matters: libtm first (the others link against it).
-COMPONENTS := $(foreach c,libtm quakeworld-server clients httpd-memcache,$(if $(wildcard $(c)/Makefile),$(c)))
+# Order matters: libtm first (the others link against it). scripts/ builds nothing; its
+# check-run tests the scripts' command lines.
+COMPONENTS := $(foreach c,libtm quakeworld-server clients httpd-memcache scripts,$(if $(wildcard $(c)/Makefile),$(c)))
 PREFIX ?= /usr/local
 
-.PHONY: all check check-run deps demo bench results install clean $(COMPONENTS)
+.PHONY: all check check-run deps demo bench results install install-system uninstall \
+        uninstall-system clean $(COMPONENTS)
 
 all: $(COMPONENTS)
 
@@ -39,8 +44,9 @@ results: deps
 	$(MAKE) all
 	@scripts/all-results
 
-install:
-	$(MAKE) -C libtm install PREFIX=$(PREFIX)
+# libtm only; the Apache module installs with make -C httpd-memcache install.
+install install-system uninstall uninstall-system:
+	$(MAKE) -C libtm $@ PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 clean:
 	@for c in $(COMPONENTS); do $(MAKE) -C $$c clean; done

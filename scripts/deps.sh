@@ -1,13 +1,31 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the project builds, tests and benchmarks with.
-# Idempotent: only missing packages are installed. Run as root (CI does).
-#   scripts/deps.sh            build + test + benchmark packages
-#   scripts/deps.sh --desktop  also the real ezquake client under Xvfb (screenshots)
+# Installs the Debian packages the project builds, tests and benchmarks with. See --help.
 set -euo pipefail
 
+usage() {
+  cat <<'EOF'
+Usage: scripts/deps.sh [--desktop]
+Installs the Debian packages that the project builds, tests and benchmarks with (make check
+runs it). Idempotent: only missing packages are installed, and with none missing it does
+nothing. Installing needs root (CI runs it as root); as another user it lists what is missing.
+
+  --desktop    also the real ezquake client under Xvfb (scripts/ezquake-screenshot)
+  -h, --help   this text
+EOF
+}
+
+desktop=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --desktop) desktop=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "deps.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
 packages=(
-  # toolchain and libtm
-  gcc g++ make binutils pkg-config valgrind libcmocka-dev
+  # toolchain and libtm (its man pages are checked with groff, man, lexgrog and mandoc)
+  gcc g++ make binutils pkg-config valgrind libcmocka-dev groff-base man-db mandoc
   # Quake server, bots, real QuakeWorld peers, fuzzing
   libevent-dev zlib1g-dev qstat mvdsv ktx clang libclang-rt-14-dev
   # Apache module and its workload
@@ -15,7 +33,7 @@ packages=(
   # plots (Debian's python3, /usr/bin/python3)
   python3-matplotlib
 )
-if [ "${1:-}" = "--desktop" ]; then
+if [ $desktop = 1 ]; then
   packages+=(ezquake xvfb libgl1-mesa-dri xdotool imagemagick)
 fi
 

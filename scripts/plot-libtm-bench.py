@@ -1,17 +1,10 @@
 #!/usr/bin/python3
-"""Plots results/libtm-bench.csv (written by scripts/libtm-bench): throughput against thread
-count, one panel per structure and update rate, one line per runtime.
-
-Usage: /usr/bin/python3 scripts/plot-libtm-bench.py [CSV [PNG]]
-"""
+"""Plots the CSV of scripts/libtm-bench: throughput against thread count, one panel per
+structure and update rate, one line per runtime."""
+import argparse
 import csv
 import os
 import sys
-
-import matplotlib
-
-matplotlib.use("Agg")  # no display needed
-import matplotlib.pyplot as plt  # noqa: E402
 
 STRUCTURE_ORDER = ["rbtree", "skiplist", "list", "hashset", "bank"]
 STYLE = {  # runtime -> (colour, marker, line style)
@@ -37,11 +30,31 @@ def load(path):
     return series
 
 
+def parse_args():
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser(description=__doc__ + " scripts/libtm-bench runs it.")
+    ap.add_argument("csv", nargs="?", metavar="CSV",
+                    default=os.path.join(top, "results", "libtm-bench.csv"),
+                    help="the measurements (default: results/libtm-bench.csv)")
+    ap.add_argument("png", nargs="?", metavar="PNG",
+                    help="the plot to write (default: the CSV's name with .png)")
+    args = ap.parse_args()
+    if args.png is None:
+        args.png = os.path.splitext(args.csv)[0] + ".png"
+    return args
+
+
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    top = os.path.dirname(here)
-    csv_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "results", "libtm-bench.csv")
-    png_path = sys.argv[2] if len(sys.argv) > 2 else os.path.splitext(csv_path)[0] + ".png"
+    args = parse_args()
+    csv_path, png_path = args.csv, args.png
+    # After the command line, so that --help works without matplotlib.
+    try:
+        import matplotlib
+        matplotlib.use("Agg")  # no display needed
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("%s: %s has no matplotlib: install the Debian package python3-matplotlib "
+                 "(scripts/deps.sh)" % (os.path.basename(sys.argv[0]), sys.executable))
     try:
         series = load(csv_path)
     except (OSError, KeyError, ValueError) as err:

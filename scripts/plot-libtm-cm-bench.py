@@ -1,32 +1,46 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Plots of scripts/libtm-cm-bench: one PNG per workload, commits per second and aborts per
 commit against threads, a line per contention manager, the adaptive default and a mutex."""
+import argparse
 import csv
 import os
 import sys
 
 
-def usage():
-    print("usage: plot-libtm-cm-bench.py CSV OUTPUT_DIR\n"
-          "Writes OUTPUT_DIR/libtm-cm-bench-WORKLOAD.png for every workload of the CSV\n"
-          "written by scripts/libtm-cm-bench.")
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        prog=os.path.basename(argv[0]),
+        description=__doc__ + " scripts/libtm-cm-bench runs it.")
+    ap.add_argument("csv", metavar="CSV", help="the measurements written by scripts/libtm-cm-bench")
+    ap.add_argument("out", metavar="OUTPUT_DIR",
+                    help="where libtm-cm-bench-WORKLOAD.png goes, one per workload of the CSV")
+    return ap.parse_args(argv[1:])
 
 
 def main(argv):
-    if len(argv) == 2 and argv[1] in ("-h", "--help"):
-        usage()
-        return 0
-    if len(argv) != 3:
-        usage()
-        return 2
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = list(csv.DictReader(open(argv[1])))
-    if not rows:
-        print("plot-libtm-cm-bench: %s has no rows" % argv[1], file=sys.stderr)
+    args = parse_args(argv)
+    try:
+        with open(args.csv, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as err:
+        print("plot-libtm-cm-bench: cannot read %s (%s); run scripts/libtm-cm-bench first"
+              % (args.csv, err.strerror), file=sys.stderr)
         return 1
+    if not rows:
+        print("plot-libtm-cm-bench: %s has no rows" % args.csv, file=sys.stderr)
+        return 1
+    if not os.path.isdir(args.out):
+        print("plot-libtm-cm-bench: %s is not a folder" % args.out, file=sys.stderr)
+        return 1
+    # After the command line, so that --help works without matplotlib.
+    try:
+        import matplotlib
+        matplotlib.use("Agg")  # no display needed
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("%s: %s has no matplotlib: install the Debian package python3-matplotlib "
+                 "(scripts/deps.sh)" % (os.path.basename(sys.argv[0]), sys.executable))
+
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
     runtimes = list(dict.fromkeys(r["runtime"] for r in rows))
     for w in workloads:
@@ -56,7 +70,7 @@ def main(argv):
         bottom.set_ylabel("aborts per commit")
         bottom.grid(True, alpha=0.3)
         fig.tight_layout()
-        fig.savefig(os.path.join(argv[2], "libtm-cm-bench-%s.png" % w), dpi=100)
+        fig.savefig(os.path.join(args.out, "libtm-cm-bench-%s.png" % w), dpi=100)
         plt.close(fig)
     return 0
 
