@@ -6,7 +6,8 @@
 #   - they say what the code does: every LIBTM_* variable the runtime reads, every algorithm of
 #     src/algorithms.def, every contention manager of src/contention.c, every function of
 #     include/libtm.h and every abort reason of the statistics is described in libtm(7), and
-#     nothing else is listed as one; every option of `libtm-stats --help` is in libtm-stats(1).
+#     nothing else is listed as one; every option of `libtm-stats --help` is in libtm-stats(1);
+#     both name the version of include/libtm.h.
 #   man.sh LIBTM_SOURCE_DIR
 set -u
 libtm_src=${1:?usage: man.sh LIBTM_SOURCE_DIR}
@@ -51,7 +52,12 @@ for page in "${pages[@]}"; do
     esac
 done
 
-# ---- what libtm(7) lists against the source ----------------------------------------------
+# ---- what the pages say against the source -----------------------------------------------
+version=$(sed -n 's/^#define LIBTM_VERSION "\(.*\)"/\1/p' "$libtm_src/include/libtm.h")
+for page in "${pages[@]}"; do
+    grep -q "^\.TH .* \"libtm $version\"" "$page" ||
+        fail "$(basename "$page"): its .TH line does not name libtm $version (include/libtm.h)"
+done
 page7=$man_dir/libtm.7
 text7=$(LC_ALL=C.UTF-8 MANWIDTH=1000 man -l "$page7" 2>/dev/null)
 # section_tags TITLE: the tags of the .TP entries in libtm(7)'s section or subsection TITLE.
