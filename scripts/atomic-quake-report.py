@@ -433,6 +433,7 @@ class Report:
 
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print("Usage: atomic-quake-report.py totals|blocks|report ARGS...\n")
         print(__doc__.strip())
         return 0 if len(argv) > 1 else 2
     cmd, rest = argv[1], argv[2:]

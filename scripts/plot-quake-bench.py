@@ -40,6 +40,7 @@ def parse(argv):
     while i < len(argv):
         a = argv[i]
         if a in ("-h", "--help"):
+            print("Usage: plot-quake-bench.py CSV PNG [--run RUN_ID]\n")
             print(__doc__.strip())
             sys.exit(0)
         if a == "--run":
