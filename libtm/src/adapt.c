@@ -5,7 +5,7 @@
  * candidate for a short epoch and measures its commit rate; the fastest then holds for a
  * longer epoch, which doubles (up to MAX_HOLD_NS) while the same candidate keeps winning, so
  * that the cost of probing the slower ones shrinks in a steady workload. A candidate that lost
- * by more than half twice in a row is probed only every fourth round. Hardware transactions
+ * by more than 30 % twice in a row is probed only every fourth round. Hardware transactions
  * are a candidate like the others: they win where they commit in hardware, and lose where
  * capacity aborts, interrupts of preempted threads or fallbacks make them slow. A hold also
  * ends early when its rate over 100 ms falls below 30 % of what its probe measured (the
@@ -27,6 +27,7 @@
 #define MAX_HOLD_NS (1600 * 1000 * 1000LL)
 #define MAX_EPOCH_NS (400 * 1000 * 1000LL)
 #define RARE_PROBE 4     /* a candidate that keeps losing is probed every RARE_PROBE rounds */
+#define LOSS_SHARE 0.7   /* ... losing: below this share of the winner, twice in a row */
 #define COLLAPSE_WINDOW_NS (100 * 1000 * 1000LL)
 #define COLLAPSE_SHARE 0.3 /* a hold below this share of its probe's rate ends early */
 /* Threads report commits in batches (hardware ones in batches of TM_HTM_COUNT_BATCH), so an
@@ -39,7 +40,7 @@ struct candidate {
     bool htm;
     enum tm_algo_id algo;
     double rate;       /* commits per ns, smoothed over its probes */
-    unsigned losses;   /* rounds in a row it lost by more than half */
+    unsigned losses;   /* rounds in a row it lost by more than 30 % */
 };
 
 static struct {
@@ -153,7 +154,7 @@ static void finish_round(struct tm_tx *tx, int64_t now)
     for (int i = 0; i < tuner.candidates; i++) {
         struct candidate *c = &tuner.candidate[i];
         if (c->rate > 0)
-            c->losses = c->rate < 0.5 * top ? c->losses + 1 : 0;
+            c->losses = c->rate < LOSS_SHARE * top ? c->losses + 1 : 0;
     }
     if (best != tuner.best)
         tuner.hold_ns = MIN_HOLD_NS;
