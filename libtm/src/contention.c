@@ -65,11 +65,15 @@ static void answer_move_request(struct tm_tx *tx)
 
 /* Sleeps until owner's end count differs from seq (or timeout_ns passes, if > 0). The waiter
  * count is raised with a full barrier and the ender publishes its count with one (see
- * tm_cm_transaction_end), so one of them always sees the other: no wake-up is lost. */
+ * tm_cm_transaction_end), so one of them always sees the other: no wake-up is lost.
+ * seq may have been read just after the owner's transaction ended (the conflict was seen
+ * before): then it counts the owner's next end, which never comes if the owner is idle or
+ * gone. So it sleeps only while the owner runs a transaction, whose end will wake it. */
 static void sleep_until_end(struct tm_tx *owner, uint32_t seq, long timeout_ns)
 {
     atomic_fetch_add_explicit(&owner->end_waiters, 1, memory_order_seq_cst);
-    if (atomic_load_explicit(&owner->end_seq, memory_order_seq_cst) == seq)
+    if (atomic_load_explicit(&owner->end_seq, memory_order_seq_cst) == seq &&
+        atomic_load_explicit(&owner->reader, memory_order_seq_cst))
         tm_futex_wait(&owner->end_seq, seq, timeout_ns);
     atomic_fetch_sub_explicit(&owner->end_waiters, 1, memory_order_relaxed);
 }

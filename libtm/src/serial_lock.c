@@ -27,26 +27,17 @@
 struct tm_serial_lock_line tm_serial_lock;
 #define lock_word tm_serial_lock.word
 
-static bool asymmetric; /* membarrier works: readers need no fence */
+bool tm_serial_asymmetric; /* membarrier works: readers need no fence (tx.h) */
 
 void tm_serial_lock_init(void)
 {
-    asymmetric = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
-}
-
-/* The reader's side of the handshake: the flag before the look at the word. */
-static inline void reader_fence(void)
-{
-    if (asymmetric)
-        atomic_signal_fence(memory_order_seq_cst);
-    else
-        atomic_thread_fence(memory_order_seq_cst);
+    tm_serial_asymmetric = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
 }
 
 /* The writer's side: every reader's flag store is visible, or that reader sees the word. */
 static void writer_fence(void)
 {
-    if (!asymmetric ||
+    if (!tm_serial_asymmetric ||
         syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
         atomic_thread_fence(memory_order_seq_cst);
 }
@@ -75,17 +66,12 @@ void tm_serial_read_lock(struct tm_tx *tx)
 {
     for (;;) {
         atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
-        reader_fence();
+        tm_serial_reader_fence();
         if (likely(atomic_load_explicit(&lock_word, memory_order_relaxed) == 0))
             return;
         atomic_store_explicit(&tx->reader, 0, memory_order_relaxed);
         wait_free();
     }
-}
-
-void tm_serial_read_unlock(struct tm_tx *tx)
-{
-    atomic_store_explicit(&tx->reader, 0, memory_order_release);
 }
 
 static void drain_readers(struct tm_tx *self)
@@ -117,20 +103,6 @@ void tm_serial_write_lock(struct tm_tx *tx)
     /* The mode changes only under the word: stable now. */
     if (tm_mode_algo()->speculative || tm_thread_count() <= 1)
         drain_readers(tx);
-}
-
-/* A thread that is the only registered one runs exclusive transactions on the read side: a
- * new thread registers under the write side (thread.c), which waits for this flag. Returns
- * false when another thread is registered or a writer is there. */
-bool tm_serial_lock_alone(struct tm_tx *tx)
-{
-    atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
-    reader_fence();
-    if (likely(atomic_load_explicit(&lock_word, memory_order_relaxed) == 0 &&
-               tm_thread_count() == 1))
-        return true;
-    atomic_store_explicit(&tx->reader, 0, memory_order_release);
-    return false;
 }
 
 bool tm_serial_try_upgrade(struct tm_tx *tx)

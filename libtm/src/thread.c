@@ -14,18 +14,13 @@ static _Atomic(struct tm_tx *) all_descriptors;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
-static _Atomic unsigned thread_count;
+_Atomic unsigned tm_threads;
 unsigned tm_fork_generation;
 static unsigned next_index;
 
 struct tm_tx *tm_all_descriptors(void)
 {
     return atomic_load_explicit(&all_descriptors, memory_order_acquire);
-}
-
-unsigned tm_thread_count(void)
-{
-    return atomic_load_explicit(&thread_count, memory_order_relaxed);
 }
 
 static void thread_exit(void *arg)
@@ -35,7 +30,7 @@ static void thread_exit(void *arg)
         tm_fatal("a thread exited inside a transaction (pthread_exit or a thread "
                  "cancellation from transactional code); the transaction cannot finish");
     tm_set_current_tx(NULL);
-    unsigned left = atomic_fetch_sub_explicit(&thread_count, 1, memory_order_relaxed) - 1;
+    unsigned left = atomic_fetch_sub_explicit(&tm_threads, 1, memory_order_relaxed) - 1;
     tm_event_thread_exit(tx, left);
     /* Keep the logs' memory: the next thread that takes this descriptor reuses it. */
     atomic_store_explicit(&tx->in_use, false, memory_order_release);
@@ -81,7 +76,7 @@ static void fork_child(void)
             n++;
         }
     }
-    atomic_store(&thread_count, n);
+    atomic_store(&tm_threads, n);
     tm_serial_lock_after_fork();
     fork_holds_serial = false;
 }
@@ -162,7 +157,7 @@ struct tm_tx *tm_tx_create(void)
     /* Registered under the serial lock's write side: a thread that was alone may be running
      * an exclusive transaction on the read side (tm_serial_lock_alone), which this waits for. */
     tm_serial_write_lock(tx);
-    unsigned count = atomic_fetch_add_explicit(&thread_count, 1, memory_order_relaxed) + 1;
+    unsigned count = atomic_fetch_add_explicit(&tm_threads, 1, memory_order_relaxed) + 1;
     tm_serial_write_unlock(tx);
     tm_set_current_tx(tx);
     pthread_setspecific(exit_key, tx);

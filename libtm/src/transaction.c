@@ -69,7 +69,7 @@ static inline __attribute__((always_inline)) uint32_t start_outermost(struct tm_
     return a_runInstrumentedCode | a_saveLiveVariables;
 }
 
-static void release_serial_lock(struct tm_tx *tx)
+static inline void release_serial_lock(struct tm_tx *tx)
 {
     if (tx->serial_hold == HOLD_READ)
         tm_serial_read_unlock(tx);

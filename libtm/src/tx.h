@@ -195,16 +195,18 @@ static inline struct tm_tx *tm_self(void)
     return tx;
 }
 struct tm_tx *tm_all_descriptors(void);
-unsigned tm_thread_count(void);
+extern _Atomic unsigned tm_threads __attribute__((visibility("hidden"))); /* registered */
+static inline unsigned tm_thread_count(void)
+{
+    return atomic_load_explicit(&tm_threads, memory_order_relaxed);
+}
 
 /* serial_lock.c: readers are speculative transactions, the writer runs alone. */
 void tm_serial_lock_init(void);
 void tm_serial_read_lock(struct tm_tx *tx);
-void tm_serial_read_unlock(struct tm_tx *tx);
 void tm_serial_write_lock(struct tm_tx *tx);
 void tm_serial_write_unlock(struct tm_tx *tx);
 bool tm_serial_try_upgrade(struct tm_tx *tx); /* reader -> writer, false if another writer */
-bool tm_serial_lock_alone(struct tm_tx *tx);  /* read side, exclusive while alone */
 bool tm_serial_writer_active(void);
 /* The lock word (0 free, else held by a writer), the htm mode flag (htm.h) and the algorithm
  * that new software transactions use (mode.c), alone on a cache line: every hardware
@@ -219,6 +221,36 @@ struct tm_serial_lock_line {
 };
 extern struct tm_serial_lock_line tm_serial_lock __attribute__((visibility("hidden")));
 void tm_serial_lock_after_fork(void);
+extern bool tm_serial_asymmetric __attribute__((visibility("hidden")));
+
+/* The reader's side of the serial lock's handshake: its flag before its look at the word. A
+ * compiler barrier where writers issue membarrier(2) (serial_lock.c), a fence otherwise. */
+static inline void tm_serial_reader_fence(void)
+{
+    if (likely(tm_serial_asymmetric))
+        atomic_signal_fence(memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
+static inline void tm_serial_read_unlock(struct tm_tx *tx)
+{
+    atomic_store_explicit(&tx->reader, 0, memory_order_release);
+}
+
+/* A thread that is the only registered one runs exclusive transactions on the read side: a
+ * new thread registers under the write side (thread.c), which waits for this flag. Returns
+ * false when another thread is registered or a writer is there. */
+static inline bool tm_serial_lock_alone(struct tm_tx *tx)
+{
+    atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
+    tm_serial_reader_fence();
+    if (likely(atomic_load_explicit(&tm_serial_lock.word, memory_order_relaxed) == 0 &&
+               tm_thread_count() == 1))
+        return true;
+    atomic_store_explicit(&tx->reader, 0, memory_order_release);
+    return false;
+}
 
 /* undo_log.c */
 void tm_undo_record(struct tm_tx *tx, const void *addr, size_t len);
