@@ -20,7 +20,8 @@ typedef struct qwbot_run {
 
     const qw_chktbl *chktbl;    /* NULL: moves carry checksum 0 */
     qw_chktbl chktbl_data;
-    const char *map;
+    const char *map;            /* the server's current map (-map, then each map change) */
+    char changed_map[64];       /* storage of map after the server changed it */
     char map_path[4096];
     uint32_t checksum2;
     long pmodel, emodel;        /* CRCs of progs/player.mdl, eyes.mdl for userinfo; -1 absent */

@@ -8,6 +8,7 @@
 #include "qw_entity_delta.h"
 #include "qw_playerinfo.h"
 #include "run.h"
+#include "mapfile.h"
 #include "stufftext.h"
 
 /* Extension ids a server may put before the protocol number in svc_serverdata. */
@@ -79,6 +80,38 @@ static bool parse_serverdata(qwbot_bot *b, qw_msgreader *r)
     return true;
 }
 
+/* Model 1 names the server's map. After a map change (the server's "changing" and
+ * "reconnect") it is another map: its checksum comes from the same -basedir, as a real
+ * client loads the new map from its game directory. */
+static bool follow_map(qwbot_bot *b, const char *model)
+{
+    qwbot_run *run = b->run;
+    char expected[128], map[64], path[4096], err[1024];
+    snprintf(expected, sizeof expected, "maps/%s.bsp", run->map);
+    if (!strcmp(model, expected))
+        return true;
+    size_t len = strlen(model);
+    if (strncmp(model, "maps/", 5) != 0 || len < 10 || len - 9 >= sizeof map ||
+        strcmp(model + len - 4, ".bsp") != 0 || strchr(model + 5, '/')) {
+        qwbot_bot_fail(b, "server's map model %s is not maps/NAME.bsp", model);
+        return false;
+    }
+    snprintf(map, sizeof map, "%.*s", (int)(len - 9), model + 5);
+    uint32_t checksum2;
+    if (qwbot_map_checksum(run->opt.basedir, map, path, sizeof path, &checksum2, err,
+                           sizeof err) != 0) {
+        qwbot_bot_fail(b, "server changed to map %s, which -basedir does not hold: %s", map,
+                       err);
+        return false;
+    }
+    snprintf(run->changed_map, sizeof run->changed_map, "%s", map);
+    run->map = run->changed_map;
+    snprintf(run->map_path, sizeof run->map_path, "%s", path);
+    run->checksum2 = checksum2;
+    qwbot_bot_log(b, "the server runs map %s now (checksum2 %d)", map, (int32_t)checksum2);
+    return true;
+}
+
 /* svc_soundlist / svc_modellist: start byte, names until "", next start (0 = complete). */
 static bool parse_list(qwbot_bot *b, qw_msgreader *r, bool models)
 {
@@ -91,15 +124,8 @@ static bool parse_list(qwbot_bot *b, qw_msgreader *r, bool models)
         if (!name[0])
             break;
         index++;
-        if (models && index == 1) {
-            char expected[128];
-            snprintf(expected, sizeof expected, "maps/%s.bsp", b->run->map);
-            if (strcmp(name, expected) != 0) {
-                qwbot_bot_fail(b, "server runs %s, but the bots were given -map %s "
-                               "(its checksum would not match)", name, b->run->map);
-                return false;
-            }
-        }
+        if (models && index == 1 && !follow_map(b, name))
+            return false;
     }
     int next = qw_read_byte(r);
     if (r->bad)

@@ -6,7 +6,10 @@
 #include <time.h>
 
 #include "server.h"
+#include "sv_admin.h"
 #include "sv_clock.h"
+#include "sv_cmdline.h"
+#include "sv_cvar.h"
 #include "sv_frame.h"
 #include "sv_game.h"
 #include "sv_log.h"
@@ -14,6 +17,7 @@
 #include "sv_net.h"
 #include "sv_region.h"
 #include "sv_stats.h"
+#include "sv_version.h"
 
 sv_server sv;
 __thread int sv_thread_index;
@@ -21,7 +25,7 @@ __thread int sv_thread_index;
 static void usage(FILE *out)
 {
     fprintf(out,
-"usage: qwsv -basedir DIR -map NAME [options]\n"
+"usage: qwsv -basedir DIR -map NAME [options] [+set NAME VALUE] [+map NAME] [+exec FILE] ...\n"
 "A QuakeWorld protocol 28 deathmatch server (the Atomic Quake frame: U, RP, S).\n"
 "\n"
 "  -basedir DIR      directory holding id1/maps/NAME.bsp (e.g. ../shared/quake or a\n"
@@ -38,10 +42,22 @@ static void usage(FILE *out)
 "  -stats SECONDS    print statistics every SECONDS (and always on exit)\n"
 "  -waitall          start each frame's request processing only when every client has\n"
 "                    sent a packet (or after 1 s)\n"
-"  -timelimit S      exit after S seconds (0 = run until SIGINT/SIGTERM)\n"
+"  -quitafter S      stop the server after S seconds (0 = run until SIGINT/SIGTERM or\n"
+"                    quit; before version 1.1 this was -timelimit)\n"
 "  -clienttimeout S  drop clients silent for S seconds (default 30)\n"
-"  -fraglimit N      announced in serverinfo (default 0)\n"
+"  -timelimit MIN    the same as +set timelimit MIN: a match lasts MIN minutes\n"
+"  -fraglimit N      the same as +set fraglimit N: a match ends at N frags\n"
+"  -logfile FILE     append the log to FILE too, with wall-clock timestamps\n"
+"  --version         print the version\n"
 "  --help            this text\n"
+"\n"
+"Console commands (also in DIR/id1/server.cfg, run first, on stdin and over rcon):\n"
+"  +set NAME VALUE   set a cvar: hostname, maxclients, timelimit (minutes), fraglimit,\n"
+"                    rcon_password, sv_gamedir, sv_maplist (the rotation), ...\n"
+"  +map NAME         the map to run (like -map)\n"
+"  +exec FILE        run the commands of DIR/id1/FILE\n"
+"  +COMMAND ARGS     any console command; they run in order after server.cfg\n"
+"  (cmdlist and cvarlist list them all; see the server's README for admins)\n"
 "\n"
 "Statistics lines start with \"qwsv-stats\" and are key=value pairs (see sv_stats.c).\n",
             SV_MAX_THREADS, QW_MAX_CLIENTS);
@@ -86,6 +102,12 @@ static int parse_args(int argc, char **argv, sv_options *o)
         if (!strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "-help")) {
             usage(stdout);
             exit(0);
+        } else if (!strcmp(a, "--version") || !strcmp(a, "-version")) {
+            printf("qwsv %s (QuakeWorld protocol %d; sync modes lock, region%s)\n", SV_VERSION,
+                   QW_PROTOCOL_VERSION, SV_HAVE_TM ? ", stm, stmlock (libitm ABI)" : "");
+            exit(0);
+        } else if (a[0] == '+') {
+            i = sv_cmdline_plus(argc, argv, i);
         } else if (!strcmp(a, "-port")) {
             if (!parse_int(a, v, 1, 65535, &o->port))
                 return -1;
@@ -109,7 +131,7 @@ static int parse_args(int argc, char **argv, sv_options *o)
                 fprintf(stderr, "qwsv: -map needs a map name\n");
                 return -1;
             }
-            o->map = v;
+            sv_cmdline_add("map", v);
             i++;
         } else if (!strcmp(a, "-threads")) {
             if (!parse_int(a, v, 1, SV_MAX_THREADS, &o->threads))
@@ -118,10 +140,12 @@ static int parse_args(int argc, char **argv, sv_options *o)
         } else if (!strcmp(a, "-maxclients")) {
             if (!parse_int(a, v, 1, QW_MAX_CLIENTS, &o->maxclients))
                 return -1;
+            sv_cmdline_add("maxclients", v);
             i++;
         } else if (!strcmp(a, "-fraglimit")) {
             if (!parse_int(a, v, 0, 10000, &o->fraglimit))
                 return -1;
+            sv_cmdline_add("fraglimit", v);
             i++;
         } else if (!strcmp(a, "-stats")) {
             if (!parse_seconds(a, v, &o->stats_interval))
@@ -131,9 +155,23 @@ static int parse_args(int argc, char **argv, sv_options *o)
             if (!parse_seconds(a, v, &o->client_timeout))
                 return -1;
             i++;
-        } else if (!strcmp(a, "-timelimit")) {
-            if (!parse_seconds(a, v, &o->timelimit))
+        } else if (!strcmp(a, "-quitafter")) {
+            if (!parse_seconds(a, v, &o->quit_after))
                 return -1;
+            i++;
+        } else if (!strcmp(a, "-timelimit")) {
+            if (!v) {
+                fprintf(stderr, "qwsv: -timelimit needs a number of minutes\n");
+                return -1;
+            }
+            sv_cmdline_add("timelimit", v); /* checked as the cvar */
+            i++;
+        } else if (!strcmp(a, "-logfile")) {
+            if (!v) {
+                fprintf(stderr, "qwsv: -logfile needs a file name\n");
+                return -1;
+            }
+            o->logfile = v;
             i++;
         } else if (!strcmp(a, "-waitall")) {
             o->waitall = true;
@@ -159,8 +197,8 @@ static int parse_args(int argc, char **argv, sv_options *o)
             return -1;
         }
     }
-    if (!o->basedir || !o->map) {
-        fprintf(stderr, "qwsv: -basedir and -map are required (see qwsv --help)\n");
+    if (!o->basedir) {
+        fprintf(stderr, "qwsv: -basedir is required (see qwsv --help)\n");
         return -1;
     }
     if (!SV_HAVE_TM && (o->sync == SYNC_STM || o->sync == SYNC_STMLOCK)) {
@@ -178,6 +216,7 @@ int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     sv_clock();
+    sv_cvar_init();
     if (parse_args(argc, argv, &sv.opt) < 0)
         return 2;
     sv_sync_init(sv.opt.sync);
@@ -186,7 +225,7 @@ int main(int argc, char **argv)
     sv_game_init_players();
 
     char err[1024];
-    if (!sv_map_load(sv.opt.basedir, sv.opt.map, err, sizeof err)) {
+    if (!sv_admin_start(err, sizeof err)) {
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
     }

@@ -241,7 +241,8 @@ typedef struct sv_options {
     int maxclients;
     double stats_interval;
     bool waitall;
-    double timelimit;
+    double quit_after;                /* -quitafter: seconds until the server stops (0 = never) */
+    const char *logfile;              /* -logfile FILE, NULL = none */
     double client_timeout;            /* seconds of silence before a client is dropped */
     int fraglimit;
 } sv_options;

@@ -10,6 +10,7 @@
 
 #include "qw_info.h"
 #include "sv_client.h"
+#include "sv_cvar.h"
 #include "sv_game.h"
 #include "sv_log.h"
 #include "sv_region.h"
@@ -53,7 +54,7 @@ static void cmd_new(sv_client *cl)
     qw_write_byte(&sb, svc_serverdata);
     qw_write_long(&sb, QW_PROTOCOL_VERSION);
     qw_write_long(&sb, sv.spawncount);
-    qw_write_string(&sb, "qw");
+    qw_write_string(&sb, sv_cvar_string("sv_gamedir"));
     qw_write_byte(&sb, cl->slot | (cl->spectator ? 128 : 0)); /* bit 7: a spectator */
     qw_write_string(&sb, sv.level_title);
     const qw_movevars *mv = &sv.movevars;

@@ -36,6 +36,7 @@
 #include <sys/socket.h>
 
 #include "server.h"
+#include "sv_admin.h"
 #include "sv_client.h"
 #include "sv_clock.h"
 #include "sv_events.h"
@@ -192,6 +193,7 @@ static void receive_phase(void)
 static void run_u(void)
 {
     double t0 = sv_clock();
+    sv_admin_frame();
     sv.realtime = t0;
     sv.framenum++;
     sv_events_begin_frame();
@@ -253,7 +255,7 @@ void sv_frame_run(void)
             if (next_stats < sv.realtime)
                 next_stats = sv.realtime + sv.opt.stats_interval;
         }
-        if (sv.opt.timelimit > 0 && sv.realtime - start >= sv.opt.timelimit)
+        if (sv.opt.quit_after > 0 && sv.realtime - start >= sv.opt.quit_after)
             break;
     }
     stopping = true;

@@ -2,7 +2,7 @@
 #ifndef SV_FRAME_H
 #define SV_FRAME_H
 
-/* Runs frames until -timelimit expires or sv_frame_request_quit is called (signal-safe). */
+/* Runs frames until -quitafter expires or sv_frame_request_quit is called (signal-safe). */
 void sv_frame_run(void);
 void sv_frame_request_quit(void);
 

@@ -2,11 +2,13 @@
 #include "sv_log.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "server.h"
 #include "sv_clock.h"
@@ -24,12 +26,44 @@ extern void _ITM_addUserUndoAction(void (*fn)(void *), void *arg)
 #endif
 
 static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
+static FILE *log_file;
+
+bool sv_log_open_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        snprintf(err, errlen, "-logfile %s: cannot open for appending: %s", path,
+                 strerror(errno));
+        return false;
+    }
+    setvbuf(f, NULL, _IOLBF, 0);
+    log_file = f;
+    return true;
+}
+
+/* Wall-clock time with milliseconds and the UTC offset: 2026-11-25 05:12:03.481 +0000. */
+static void wall_clock(char *buf, size_t size)
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    localtime_r(&ts.tv_sec, &tm);
+    char date[32], zone[8];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", &tm);
+    strftime(zone, sizeof zone, "%z", &tm);
+    snprintf(buf, size, "%s.%03ld %s", date, ts.tv_nsec / 1000000, zone);
+}
 
 static void log_line(const char *line)
 {
     pthread_mutex_lock(&log_mutex);
     fprintf(stdout, "[%9.3f] %s\n", sv_clock(), line);
     fflush(stdout);
+    if (log_file) {
+        char when[64];
+        wall_clock(when, sizeof when);
+        fprintf(log_file, "%s %s\n", when, line);
+    }
     pthread_mutex_unlock(&log_mutex);
 }
 

@@ -1,4 +1,5 @@
-/* Logging: plain lines on stdout, a transaction-aware deferred variant for use inside
+/* Logging: plain lines on stdout (seconds since start), and with -logfile also appended to
+ * a file with wall-clock timestamps; a transaction-aware deferred variant for use inside
  * critical sections, and rate-limited reports of bad packets. */
 #ifndef SV_LOG_H
 #define SV_LOG_H
@@ -8,6 +9,9 @@
 
 struct sv_client;
 
+/* -logfile: appends every log line to path as "YYYY-MM-DD HH:MM:SS.mmm +ZZZZ line" (local
+ * time). False with a message naming the file. */
+bool sv_log_open_file(const char *path, char *err, size_t errlen);
 void sv_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* For critical sections: logs prefix + text (a trailing newline is dropped). Outside a
  * transaction it prints at once; inside one, the line is printed when the outermost

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qw_info.h"
 #include "server.h"
@@ -13,8 +14,10 @@
 #include "game/plats.h"
 #include "game/targets.h"
 #include "game/triggers.h"
+#include "sv_cvar.h"
 #include "sv_game.h"
 #include "sv_log.h"
+#include "sv_version.h"
 
 static bool read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
 {
@@ -353,31 +356,91 @@ void sv_map_build_serverinfo(void)
 {
     sv.serverinfo[0] = 0;
     char v[32];
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "hostname", "qwsv Atomic Quake");
-    snprintf(v, sizeof v, "%d", sv.opt.maxclients);
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxclients", v);
+    /* hostname, maxclients, timelimit, fraglimit, *gamedir, ... */
+    sv_cvar_add_serverinfo(sv.serverinfo, sizeof sv.serverinfo);
     /* spectators take player slots: as many as there are */
+    snprintf(v, sizeof v, "%d", sv.opt.maxclients);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxspectators", v);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "map", sv.mapname);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "deathmatch", "1");
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "teamplay", "0");
-    snprintf(v, sizeof v, "%d", (int)(sv.opt.timelimit / 60));
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "timelimit", v);
-    snprintf(v, sizeof v, "%d", sv.opt.fraglimit);
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "fraglimit", v);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxfps", "77");
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "*version", "qwsv-1.0");
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "*gamedir", "qw");
+    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "*version", "qwsv-" SV_VERSION);
     snprintf(v, sizeof v, "%s-%d", sv_sync_name(sv.opt.sync), sv.opt.threads);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "*sync", v);
 }
 
-bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen)
+static bool valid_map_name(const char *name, char *err, size_t errlen)
 {
     if (!*name || strlen(name) > 50 || strchr(name, '/') || strstr(name, "..")) {
-        snprintf(err, errlen, "-map %s: give a plain map name such as crateprefab_dm", name);
+        snprintf(err, errlen, "\"%s\" is not a map name: give a plain name such as "
+                 "crateprefab_dm (its file is -basedir's id1/maps/NAME.bsp)", name);
         return false;
     }
+    return true;
+}
+
+/* Reads and parses the map without touching the running one. */
+bool sv_map_validate(const char *basedir, const char *name, char *err, size_t errlen)
+{
+    if (!valid_map_name(name, err, errlen))
+        return false;
+    char path[512];
+    uint8_t *data;
+    size_t len;
+    snprintf(path, sizeof path, "%s/id1/maps/%s.bsp", basedir, name);
+    if (!read_file(path, &data, &len, err, errlen))
+        return false;
+    qw_bsp *bsp = qw_bsp_load_memory(data, len, path, err, errlen);
+    if (bsp)
+        qw_bsp_free(bsp);
+    free(data);
+    return bsp != NULL;
+}
+
+void sv_map_unload(void)
+{
+    if (sv.pvs)
+        qw_pvs_free(sv.pvs);
+    if (sv.bsp)
+        qw_bsp_free(sv.bsp);
+    free(sv.mapfile);
+    sv.pvs = NULL;
+    sv.bsp = NULL;
+    sv.mapfile = NULL;
+    sv.mapfile_len = 0;
+    memset(sv.entities, 0, sizeof sv.entities);
+    sv.num_spawnpoints = 0;
+    sv.spawn_rotation = 0;
+    sv_game_init_players();
+}
+
+/* The sequence checksum table: QW_CHKTBL=FILE, else BASEDIR/protocol/chktbl.bin. Loaded
+ * with the first map; without it clc_move checksums are not verified. */
+static void load_chktbl(const char *basedir)
+{
+    static bool tried;
+    if (tried)
+        return;
+    tried = true;
+    char tblpath[600], tblerr[600];
+    snprintf(tblpath, sizeof tblpath, "%s/protocol/chktbl.bin", basedir);
+    const char *envtbl = getenv("QW_CHKTBL");
+    const char *path = envtbl && *envtbl ? envtbl : tblpath;
+    sv.have_chktbl = qw_chktbl_load(&sv.chktbl, path, tblerr, sizeof tblerr);
+    if (!sv.have_chktbl && access(path, F_OK) != 0)
+        sv_log("not verifying clc_move checksums: no table at %s (copy the 1024-byte "
+               "chktbl.bin of ../shared/quake/protocol there, or set QW_CHKTBL=FILE)", path);
+    else if (!sv.have_chktbl)
+        sv_log("not verifying clc_move checksums: %s is not a valid table (it must hold the "
+               "1024 bytes of ../shared/quake/protocol/chktbl.bin; or set QW_CHKTBL=FILE)",
+               path);
+}
+
+bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen)
+{
+    if (!valid_map_name(name, err, errlen))
+        return false;
     snprintf(sv.mapname, sizeof sv.mapname, "%s", name);
     snprintf(sv.mappath, sizeof sv.mappath, "%s/id1/maps/%s.bsp", basedir, name);
     if (!read_file(sv.mappath, &sv.mapfile, &sv.mapfile_len, err, errlen)) {
@@ -385,26 +448,18 @@ bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen
         snprintf(err + n, errlen - n, " (-basedir must hold id1/maps/%s.bsp)", name);
         return false;
     }
-    if (qw_bsp_checksums(sv.mapfile, sv.mapfile_len, &sv.bsp_checksum, &sv.bsp_checksum2) < 0) {
-        snprintf(err, errlen, "%s: not a valid BSP29 file (checksum)", sv.mappath);
-        return false;
-    }
+    /* parsed first: its errors say what is wrong (a truncated file, a bad lump) */
     sv.bsp = qw_bsp_load_memory(sv.mapfile, sv.mapfile_len, sv.mappath, err, errlen);
     if (!sv.bsp)
         return false;
+    qw_bsp_checksums(sv.mapfile, sv.mapfile_len, &sv.bsp_checksum, &sv.bsp_checksum2);
     sv.pvs = qw_pvs_create(sv.bsp, err, errlen);
     if (!sv.pvs)
         return false;
     qw_area_init(&sv.area, sv.bsp);
     qw_movevars_default(&sv.movevars);
 
-    char tblpath[600], tblerr[600];
-    snprintf(tblpath, sizeof tblpath, "%s/protocol/chktbl.bin", basedir);
-    const char *envtbl = getenv("QW_CHKTBL");
-    sv.have_chktbl = qw_chktbl_load(&sv.chktbl, envtbl && *envtbl ? envtbl : tblpath, tblerr,
-                                    sizeof tblerr);
-    if (!sv.have_chktbl)
-        sv_log("not verifying clc_move checksums: %s", tblerr);
+    load_chktbl(basedir);
 
     precache();
     num_statics = 0;
@@ -413,7 +468,7 @@ bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen
         return false;
     build_signon();
     sv_map_build_serverinfo();
-    sv.spawncount = 1;
+    sv.spawncount++; /* sign-on commands of an earlier map are stale */
     sv_log("map %s loaded: %d spawn points, %d entities, %d models, checksum2 %u", sv.mappath,
            sv.num_spawnpoints, sv.num_entities - SV_FIRST_NONPLAYER, sv.num_models,
            sv.bsp_checksum2);

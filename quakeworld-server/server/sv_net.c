@@ -30,8 +30,22 @@ int sv_net_open(const char *ip, int port, char *err, size_t errlen)
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
     if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0) {
-        snprintf(err, errlen, "cannot bind UDP %s:%d: %s (is another server using -port %d?)",
-                 ip ? ip : "0.0.0.0", port, strerror(errno), port);
+        int e = errno;
+        if (e == EADDRNOTAVAIL)
+            snprintf(err, errlen, "cannot bind UDP %s:%d: -ip %s is not an address of this "
+                     "machine (give one that `ip -brief address` lists, 127.0.0.1 for local "
+                     "tests, or leave -ip out to listen on all)", ip ? ip : "0.0.0.0", port,
+                     ip ? ip : "0.0.0.0");
+        else if (e == EADDRINUSE)
+            snprintf(err, errlen, "cannot bind UDP %s:%d: the port is in use (is another "
+                     "server using -port %d? choose another -port)", ip ? ip : "0.0.0.0", port,
+                     port);
+        else if (e == EACCES)
+            snprintf(err, errlen, "cannot bind UDP %s:%d: %s (ports below 1024 need root: "
+                     "choose -port 1024 or above)", ip ? ip : "0.0.0.0", port, strerror(e));
+        else
+            snprintf(err, errlen, "cannot bind UDP %s:%d: %s", ip ? ip : "0.0.0.0", port,
+                     strerror(e));
         close(fd);
         return -1;
     }

@@ -10,6 +10,7 @@
 #include "sv_client.h"
 #include "sv_log.h"
 #include "sv_net.h"
+#include "sv_rcon.h"
 #include "sv_tokenize.h"
 
 static void reply_print(const struct sockaddr_in *to, const char *text)
@@ -149,6 +150,10 @@ void sv_connectionless(const struct sockaddr_in *from, const uint8_t *data, size
     if (line[0] == QW_A2A_PING && (line[1] == 0 || line[1] == '\n')) {
         uint8_t ack = QW_A2A_ACK;
         sv_net_send(from, &ack, 1);
+        return;
+    }
+    if (!strncmp(line, "rcon", 4) && (line[4] == ' ' || line[4] == '\t' || !line[4])) {
+        sv_rcon_packet(from, line); /* before tokenizing: a command may have many words */
         return;
     }
     sv_args a;

@@ -1,8 +1,9 @@
 # Starting our server for qwbot's tests (sourced after lib.sh).
-# start_qwsv PORT THREADS SYNC: generates the one-room map with qwmapgen into $work/qwsv and
-# runs build/bin/qwsv on it; sets basedir, qwsv_map, server_pid, server_log.
+# start_qwsv PORT THREADS SYNC [QWSV-ARGS...]: generates the one-room map with qwmapgen into
+# $work/qwsv and runs build/bin/qwsv on it; sets basedir, qwsv_map, server_pid, server_log.
 start_qwsv() {
     local port=$1 threads=$2 sync=$3
+    shift 3
     [ -x "$QW_BIN/qwsv" ] || skip "build/bin/qwsv is not built yet"
     [ -x "$QW_BIN/qwmapgen" ] || skip "build/bin/qwmapgen is not built yet"
     basedir="$work/qwsv"
@@ -12,7 +13,7 @@ start_qwsv() {
     fail_if_port_taken "$port"
     server_log="$work/qwsv.log"
     QW_CHKTBL=${QW_CHKTBL:-} "$QW_BIN/qwsv" -basedir "$basedir" -map "$qwsv_map" -ip 127.0.0.1 \
-        -port "$port" -threads "$threads" -sync "$sync" -maxclients 32 >"$server_log" 2>&1 &
+        -port "$port" -threads "$threads" -sync "$sync" -maxclients 32 "$@" >"$server_log" 2>&1 &
     server_pid=$!
     wait_for_server "$port" 20 || { tail -20 "$server_log"; fail "qwsv did not start on port $port"; }
 }

@@ -38,11 +38,13 @@ pick_map() {
     mapfile=$basedir/id1/maps/$map.bsp
 }
 
-# start_server PORT [qwsv options...]: starts qwsv and waits until it listens.
+# start_server PORT [qwsv options...]: starts qwsv and waits until it listens. Its stdin is
+# $server_stdin (default /dev/null: no console); the test's fd 3 (a console pipe's writer
+# end, test-console.sh) is not passed on.
 start_server() {
     local port=$1; shift
     QW_CHKTBL=$chktbl "$QWSV" -ip 127.0.0.1 -port "$port" -basedir "$basedir" -map "$map" "$@" \
-        >"$tmp/server.log" 2>&1 &
+        <"${server_stdin:-/dev/null}" >"$tmp/server.log" 2>&1 3>&- &
     server_pid=$!
     for _ in $(seq 1 100); do
         grep -q "listening on" "$tmp/server.log" 2>/dev/null && return 0
@@ -76,4 +78,18 @@ client_in_game() {
         sleep 0.1
     done
     fail "$name did not enter the game: $(cat "$tmp/$name.log")"
+}
+
+# oob PORT PACKET...: connectionless packets to the server, replies on stdout (see oob.py).
+oob() { python3 "$(dirname "${BASH_SOURCE[0]}")/oob.py" "$@"; }
+
+# wait_log PATTERN [FILE]: waits (up to 20 s) until the server log has a line matching
+# PATTERN (grep -E); fails the test otherwise.
+wait_log() {
+    local file=${2:-$tmp/server.log}
+    for _ in $(seq 1 200); do
+        grep -Eq -- "$1" "$file" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    fail "the log never showed: $1"
 }

@@ -2,7 +2,8 @@
 # qwsv --help, and clear errors for bad command lines.
 . "$(dirname "$0")/lib.sh"
 "$QWSV" --help >"$tmp/help.txt" || fail "--help exited non-zero"
-for opt in -port -basedir -map -threads -sync -maxclients -stats -waitall -timelimit -ip; do
+for opt in -port -basedir -map -threads -sync -maxclients -stats -waitall -timelimit -ip \
+           -quitafter -fraglimit -logfile --version +set +map +exec; do
     grep -q -- "$opt" "$tmp/help.txt" || fail "--help does not mention $opt"
 done
 "$QWSV" -basedir /nonexistent -map nomap >"$tmp/out" 2>&1 && fail "a missing map was accepted"
