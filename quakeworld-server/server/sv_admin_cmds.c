@@ -6,6 +6,7 @@
 
 #include "qw_info.h"
 #include "server.h"
+#include "sv_chat.h"
 #include "sv_client.h"
 #include "sv_cmd.h"
 #include "sv_cvar.h"
@@ -15,13 +16,11 @@
 #include "sv_net.h"
 #include "sv_reliable.h"
 
-#define NUM_SLOTS ((int)(sizeof sv.clients / sizeof sv.clients[0]))
-
 static void cmd_status(const sv_args *a)
 {
     (void)a;
     int players = 0;
-    for (int i = 0; i < NUM_SLOTS; i++)
+    for (int i = 0; i < SV_CLIENT_SLOTS; i++)
         players += sv.clients[i].state >= CL_CONNECTED;
     double on_map = sv_mapchange_map_seconds();
     sv_cmd_printf("hostname : %s\naddress  : %s:%d\nmap      : %s (%d:%02d on it; timelimit "
@@ -30,7 +29,7 @@ static void cmd_status(const sv_args *a)
                   sv_cvar_string("hostname"), sv.opt.ip ? sv.opt.ip : "0.0.0.0", sv.opt.port,
                   sv.mapname, (int)on_map / 60, (int)on_map % 60, sv_cvar_string("timelimit"),
                   sv_cvar_string("fraglimit"), players, sv.opt.maxclients);
-    for (int i = 0; i < NUM_SLOTS; i++) {
+    for (int i = 0; i < SV_CLIENT_SLOTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state < CL_CONNECTED)
             continue;
@@ -71,12 +70,12 @@ static sv_client *find_client(const char *who)
 {
     char *end;
     long id = strtol(who, &end, 10);
-    for (int i = 0; i < NUM_SLOTS; i++) {
+    for (int i = 0; i < SV_CLIENT_SLOTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && !*end && *who && cl->userid == id)
             return cl;
     }
-    for (int i = 0; i < NUM_SLOTS; i++) {
+    for (int i = 0; i < SV_CLIENT_SLOTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && !strcmp(cl->name, who))
             return cl;
@@ -120,16 +119,7 @@ static void cmd_say(const sv_args *a)
         return;
     }
     char text[256];
-    const char *msg = a->rest;
-    size_t len = strlen(msg);
-    if (len >= 2 && msg[0] == '"' && msg[len - 1] == '"') {
-        msg++;
-        len -= 2;
-    }
-    snprintf(text, sizeof text, "console: %.*s\n", (int)(len > 200 ? 200 : len), msg);
-    for (char *p = text; *p; p++)
-        if ((unsigned char)*p < 32 && *p != '\n')
-            *p = ' ';
+    sv_chat_line(text, sizeof text, "console", a->rest, 200);
     sv_broadcast_print(PRINT_CHAT, text);
     sv_log("chat: %.*s", (int)strlen(text) - 1, text);
 }

@@ -5,6 +5,9 @@
 
 #include "server.h"
 
+/* Number of client slots there are (the most -maxclients allows). */
+#define SV_CLIENT_SLOTS ((int)(sizeof sv.clients / sizeof sv.clients[0]))
+
 void sv_client_init(sv_client *cl, const struct sockaddr_in *from, int qport,
                     const char *userinfo);
 /* Removes a client (reason NULL = silently, e.g. a reconnect reusing the slot). */

@@ -52,12 +52,10 @@ static void emit(const char *text)
     size_t n = strlen(text);
     bool newline = n > 0 && text[n - 1] == '\n';
     if (redirect.buf) {
-        int w = snprintf(redirect.buf + redirect.len, redirect.size - redirect.len, "%s%s", text,
-                         newline ? "" : "\n");
-        if (w > 0)
-            redirect.len += (size_t)w < redirect.size - redirect.len
-                                ? (size_t)w
-                                : redirect.size - redirect.len - 1;
+        /* cut when full: the reply has a size limit anyway */
+        char *end = redirect.buf + redirect.len;
+        snprintf(end, redirect.size - redirect.len, "%s%s", text, newline ? "" : "\n");
+        redirect.len += strlen(end);
         return;
     }
     /* the log takes one line at a time */

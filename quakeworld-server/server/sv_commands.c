@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "qw_info.h"
+#include "sv_chat.h"
 #include "sv_client.h"
 #include "sv_cvar.h"
 #include "sv_game.h"
@@ -278,21 +279,9 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
 
 static void cmd_say(sv_client *cl, const sv_args *a)
 {
-    char text[256];
-    const char *msg = a->rest;
-    size_t len = strlen(msg);
-    /* "say "text"" arrives with the quotes */
-    if (len >= 2 && msg[0] == '"' && msg[len - 1] == '"') {
-        msg++;
-        len -= 2;
-    }
-    if (len > 160)
-        len = 160;
-    snprintf(text, sizeof text, "%s%s: %.*s\n", cl->spectator ? "[SPEC] " : "", cl->name,
-             (int)len, msg);
-    for (char *p = text; *p; p++)
-        if ((unsigned char)*p < 32 && *p != '\n')
-            *p = ' ';
+    char text[256], speaker[48];
+    snprintf(speaker, sizeof speaker, "%s%s", cl->spectator ? "[SPEC] " : "", cl->name);
+    sv_chat_line(text, sizeof text, speaker, a->rest, 160);
     CRITICAL_SECTION(CS_BROADCAST, sv_broadcast_print(PRINT_CHAT, text););
     sv_log("chat: %.*s", (int)strlen(text) - 1, text);
 }

@@ -8,10 +8,9 @@
 
 #include "qw_info.h"
 #include "server.h"
+#include "sv_client.h"
 #include "sv_map.h"
 #include "sv_reliable.h"
-
-#define NUM_SLOTS ((double)(sizeof sv.clients / sizeof sv.clients[0]))
 
 static sv_cvar cvars[] = {
     {.name = "hostname", .default_value = "qwsv Atomic Quake", .serverinfo_key = "hostname",
@@ -86,7 +85,7 @@ void sv_cvar_init(void)
 {
     for (size_t i = 0; i < NUM_CVARS; i++)
         snprintf(cvars[i].value, sizeof cvars[i].value, "%s", cvars[i].default_value);
-    sv_cvar_find("maxclients")->hi = NUM_SLOTS;
+    sv_cvar_find("maxclients")->hi = SV_CLIENT_SLOTS;
     apply();
 }
 

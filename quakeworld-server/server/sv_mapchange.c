@@ -6,14 +6,13 @@
 #include <string.h>
 
 #include "server.h"
+#include "sv_client.h"
 #include "sv_clock.h"
 #include "sv_cvar.h"
 #include "sv_log.h"
 #include "sv_map.h"
 #include "sv_region.h"
 #include "sv_reliable.h"
-
-#define NUM_SLOTS ((int)(sizeof sv.clients / sizeof sv.clients[0]))
 
 static char pending[64];
 static double map_start;
@@ -79,7 +78,7 @@ static void end_match(const char *announcement, const char *reason)
 {
     char scores[1024] = "";
     size_t len = 0;
-    for (int i = 0; i < NUM_SLOTS && len < sizeof scores - 64; i++) {
+    for (int i = 0; i < SV_CLIENT_SLOTS && len < sizeof scores - 64; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state == CL_SPAWNED && !cl->spectator)
             len += (size_t)snprintf(scores + len, sizeof scores - len, "%s%s %d",
@@ -119,7 +118,7 @@ static void check_limits(void)
     }
     if (fraglimit <= 0)
         return;
-    for (int i = 0; i < NUM_SLOTS; i++)
+    for (int i = 0; i < SV_CLIENT_SLOTS; i++)
         if (sv.clients[i].state == CL_SPAWNED && !sv.clients[i].spectator &&
             sv.players[i].frags >= fraglimit) {
             char reason[96];
@@ -168,7 +167,7 @@ void sv_mapchange_frame(void)
         sv_region_init(); /* the locks follow the new map's areanode tree */
     map_start = sv_clock();
     int moved = 0;
-    for (int i = 0; i < NUM_SLOTS; i++)
+    for (int i = 0; i < SV_CLIENT_SLOTS; i++)
         if (sv.clients[i].state >= CL_CONNECTED) {
             send_to_new_map(&sv.clients[i]);
             moved++;

@@ -44,10 +44,17 @@ kill -0 "$server_pid" || fail "the server stopped at the end of its input"
 oob $port status >/dev/null || fail "the server does not answer after the end of its input"
 stop_server
 
-# quit through a pipe: the server stops by itself
-printf 'status\nquit\n' | QW_CHKTBL=$chktbl "$QWSV" -ip 127.0.0.1 -port $port \
-    -basedir "$basedir" -map "$map" >"$tmp/quit.log" 2>&1
+# quit while the console's input stays open (as a terminal does): the server stops by itself
+mkfifo "$tmp/console2"
+exec 4<>"$tmp/console2"
+QW_CHKTBL=$chktbl "$QWSV" -ip 127.0.0.1 -port $port -basedir "$basedir" -map "$map" \
+    <"$tmp/console2" >"$tmp/quit.log" 2>&1 3>&- 4>&- &
+server_pid=$!
+printf 'status\nquit\n' >&4
+wait "$server_pid"
 rc=$?
+server_pid=
+exec 4>&-
 [ $rc = 0 ] || fail "qwsv exited with $rc after quit: $(tail -5 "$tmp/quit.log")"
 grep -q "quit requested by console" "$tmp/quit.log" || fail "quit is not logged"
 grep -q "qwsv-stats scope=final" "$tmp/quit.log" || fail "no final statistics after quit"
