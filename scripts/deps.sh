@@ -28,6 +28,8 @@ packages=(
   gcc g++ make binutils pkg-config valgrind libcmocka-dev groff-base man-db mandoc
   # Quake server, bots, real QuakeWorld peers, fuzzing
   libevent-dev zlib1g-dev qstat mvdsv ktx clang libclang-rt-14-dev
+  # qwsv's hashed rcon (SHA-1, as mvdsv and ezQuake do it)
+  nettle-dev
   # Apache module and its workload
   apache2 apache2-dev libapr1-dev libaprutil1-dev siege man2html curl
   # plots (Debian's python3, /usr/bin/python3)

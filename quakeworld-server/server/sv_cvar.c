@@ -26,6 +26,13 @@ static sv_cvar cvars[] = {
      .help = "frags that end the match (0 = no limit); then the next map of sv_maplist"},
     {.name = "rcon_password", .default_value = "", .secret = true,
      .help = "password of remote commands (rcon PASSWORD COMMAND); empty = rcon disabled"},
+    {.name = "sv_crypt_rcon", .default_value = "1", .numeric = true, .integer = true, .lo = 0,
+     .hi = 1,
+     .help = "1: rcon proves the password with SHA-1 and a time stamp (mvdsv's default, "
+             "ezQuake's cl_crypt_rcon 1); 0: the password is sent as it is"},
+    {.name = "sv_timestamplen", .default_value = "60", .numeric = true, .lo = 0, .hi = 1e7,
+     .help = "seconds a hashed rcon packet's time stamp may differ from the server's clock "
+             "(0: not checked)"},
     {.name = "sv_gamedir", .default_value = "qw", .serverinfo_key = "*gamedir",
      .help = "the game directory announced to clients (serverinfo *gamedir, serverdata)"},
     {.name = "sv_maplist", .default_value = "",

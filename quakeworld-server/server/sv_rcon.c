@@ -1,9 +1,11 @@
 /* Remote console (see sv_rcon.h). */
 #include "sv_rcon.h"
 
+#include <nettle/sha1.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "server.h"
 #include "sv_clock.h"
@@ -11,6 +13,7 @@
 #include "sv_cvar.h"
 #include "sv_log.h"
 #include "sv_net.h"
+#include "sv_tokenize.h"
 
 #define TRACKED_ADDRESSES 64
 
@@ -71,6 +74,68 @@ static bool same_password(const char *given, const char *expected)
     return diff == 0;
 }
 
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The hashed form (sv_crypt_rcon 1, mvdsv's default; ezQuake sends it with cl_crypt_rcon 1):
+ * the password word is 40 hex digits of SHA-1 followed by T, 16 hex digits: the client's
+ * time() as 8 bytes, lowest first. The SHA-1 covers "rcon " + password + T + " " and then
+ * every word of the command followed by a space, so the password never travels and a
+ * captured packet is refused once its time is sv_timestamplen seconds off. */
+static bool hashed_matches(const char *word, const char *password, const char *command,
+                           const char **why)
+{
+    *why = "wrong password";
+    if (strlen(word) != 2 * SHA1_DIGEST_SIZE + 16) {
+        *why = "not a hashed password (sv_crypt_rcon is 1: send SHA-1 + time, as ezQuake's "
+               "cl_crypt_rcon 1 does)";
+        return false;
+    }
+    const char *stamp = word + 2 * SHA1_DIGEST_SIZE;
+    uint64_t client_time = 0;
+    for (int i = 0; i < 8; i++) {
+        int hi = hex_digit(stamp[2 * i]), lo = hex_digit(stamp[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return false;
+        client_time |= (uint64_t)(hi * 16 + lo) << (8 * i);
+    }
+    double window = sv_cvar_number("sv_timestamplen");
+    double skew = (double)time(NULL) - (double)(int64_t)client_time;
+    if (window > 0 && (skew > window || skew < -window)) {
+        *why = "time stamp too far from the server's clock (sv_timestamplen)";
+        return false;
+    }
+    sv_args a;
+    if (!sv_tokenize(command, &a))
+        return false;
+    struct sha1_ctx ctx;
+    sha1_init(&ctx);
+    sha1_update(&ctx, 5, (const uint8_t *)"rcon ");
+    sha1_update(&ctx, strlen(password), (const uint8_t *)password);
+    sha1_update(&ctx, 16, (const uint8_t *)stamp);
+    sha1_update(&ctx, 1, (const uint8_t *)" ");
+    for (int i = 0; i < a.argc; i++) {
+        sha1_update(&ctx, strlen(a.argv[i]), (const uint8_t *)a.argv[i]);
+        sha1_update(&ctx, 1, (const uint8_t *)" ");
+    }
+    uint8_t digest[SHA1_DIGEST_SIZE];
+    sha1_digest(&ctx, sizeof digest, digest);
+    unsigned diff = 0;
+    for (int i = 0; i < SHA1_DIGEST_SIZE; i++) {
+        int hi = hex_digit(word[2 * i]), lo = hex_digit(word[2 * i + 1]);
+        diff |= (unsigned)(hi < 0 || lo < 0) | (unsigned)((hi * 16 + lo) ^ digest[i]);
+    }
+    return diff == 0;
+}
+
 /* Splits "rcon PASSWORD COMMAND..." (the password may be quoted). */
 static bool split(const char *packet, char *password, size_t size, const char **command)
 {
@@ -121,14 +186,21 @@ void sv_rcon_packet(const struct sockaddr_in *from, const char *packet)
         return;
     }
     const char *expected = sv_cvar_string("rcon_password");
-    if (!expected[0] || !same_password(password, expected)) {
+    const char *why = "rcon_password is not set";
+    bool ok = false;
+    if (expected[0] && sv_cvar_number("sv_crypt_rcon") != 0)
+        ok = hashed_matches(password, expected, command, &why);
+    else if (expected[0]) {
+        ok = same_password(password, expected);
+        why = "wrong password";
+    }
+    if (!ok) {
         tracked[t].fails++;
         if (tracked[t].fails == 1)
             tracked[t].window_start = now;
         /* worded as mvdsv does, so existing log watchers (fail2ban, ...) match it */
         sv_log("Bad rcon from %s: %.200s (%s; %d of sv_rcon_maxfails %s in this window)", addr,
-               command, expected[0] ? "wrong password" : "rcon_password is not set",
-               tracked[t].fails, sv_cvar_string("sv_rcon_maxfails"));
+               command, why, tracked[t].fails, sv_cvar_string("sv_rcon_maxfails"));
         reply(from, "Bad rcon_password.\n");
         return;
     }

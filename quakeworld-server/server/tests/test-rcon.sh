@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# rcon: "rcon PASSWORD COMMAND" runs console commands and sends back their output; a wrong
-# password gets "Bad rcon_password." and a log line with the address; after
+# rcon: "rcon PASSWORD COMMAND" runs console commands and sends back their output, with the
+# password hashed with a time stamp as mvdsv and ezQuake do it (sv_crypt_rcon 1, the
+# default) or plain (sv_crypt_rcon 0); a wrong password or an old time stamp gets
+# "Bad rcon_password." and a log line with the address; after
 # sv_rcon_maxfails wrong ones an address is ignored for sv_rcon_window seconds (checked by
 # order, not by time: oob.py's closing ping is answered after everything before it), while
 # other addresses still get in; without rcon_password rcon is off. quit over rcon stops the
@@ -16,7 +18,28 @@ grep -q "Bad rcon from 127.0.0.3:[0-9]*: status (rcon_password is not set" "$tmp
     fail "rcon while disabled is not logged"
 stop_server
 
-start_server $port +set rcon_password s3cret +set sv_rcon_maxfails 3 +set sv_rcon_window 3600
+# the hashed form (the default)
+start_server $port +set rcon_password s3cret
+oob --hash-rcon $port "rcon s3cret status" | grep -q "^reply: nhostname : qwsv Atomic Quake" ||
+    fail "hashed rcon status got no status"
+oob --hash-rcon $port 'rcon s3cret hostname "Two Words"' >/dev/null
+oob $port status | grep -q '\\hostname\\Two Words\\' || fail "hashed rcon with a quoted value failed"
+oob --bind 127.0.0.4 --hash-rcon $port "rcon guess status" | grep -q "^reply: nBad rcon_password" ||
+    fail "a hashed wrong password was not refused"
+old=$(( $(date +%s) - 3600 ))
+oob --bind 127.0.0.4 --hash-rcon --rcon-time $old $port "rcon s3cret status" |
+    grep -q "^reply: nBad rcon_password" || fail "an hour-old hashed rcon was accepted"
+grep -q "Bad rcon from 127.0.0.4:[0-9]*: status (time stamp too far" "$tmp/server.log" ||
+    fail "the old time stamp is not named in the log"
+oob --bind 127.0.0.4 $port "rcon s3cret status" | grep -q "^reply: nBad rcon_password" ||
+    fail "a plain password was accepted with sv_crypt_rcon 1"
+grep -q "Bad rcon from 127.0.0.4:[0-9]*: status (not a hashed password" "$tmp/server.log" ||
+    fail "the plain password is not explained in the log"
+stop_server
+
+# the plain form, and the rate limit
+start_server $port +set rcon_password s3cret +set sv_rcon_maxfails 3 +set sv_rcon_window 3600 \
+    +set sv_crypt_rcon 0
 client_in_game carol $port
 oob $port "rcon s3cret status" >"$tmp/status" || fail "no answer to rcon status"
 cat "$tmp/status"

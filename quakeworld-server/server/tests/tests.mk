@@ -19,7 +19,7 @@ TSAN_QWSV := $(TESTDIR)/qwsv-tsan
 TSAN_SRCS := $(wildcard *.c game/*.c $(PROTO)/*.c $(WORLD)/*.c)
 $(TSAN_QWSV): $(TSAN_SRCS) $(wildcard *.h game/*.h $(PROTO)/*.h $(WORLD)/*.h) | $(TESTDIR)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -pthread $(INCLUDES) \
-	    $(TSAN_SRCS) -o $@ -lm
+	    $(TSAN_SRCS) -o $@ -lm -lnettle
 
 GAMETEST := $(TESTDIR)/test_game
 $(GAMETEST): tests/test_game.c $(SVLIB) $(LIBS) | $(TESTDIR)
