@@ -64,6 +64,7 @@ check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(ADMINTEST) $(GAMETEST) $(TELETEST) $(E
 	@$(TEST_CASE) qwsv-hints --timeout 60 -- env $(TEST_ENV) tests/test-hints.sh
 	@$(TEST_CASE) qwsv-console --timeout 90 -- env $(TEST_ENV) tests/test-console.sh
 	@$(TEST_CASE) qwsv-rcon --timeout 60 -- env $(TEST_ENV) tests/test-rcon.sh
+	@$(TEST_CASE) qwsv-ezquake-admin --timeout 90 --tm -- env $(TEST_ENV) tests/test-ezquake-admin.sh
 	@$(TEST_CASE) quake-scripts --timeout 20 -- env $(TEST_ENV) tests/test-scripts.sh
 	@$(TEST_CASE) qwsv-quakestat --timeout 60 -- env $(TEST_ENV) tests/test-quakestat.sh
 	@$(TEST_CASE) qwsv-signon --timeout 60 -- env $(TEST_ENV) tests/test-signon.sh
