@@ -100,8 +100,7 @@ static bool follow_map(qwbot_bot *b, const char *model)
     uint32_t checksum2;
     if (qwbot_map_checksum(run->opt.basedir, map, path, sizeof path, &checksum2, err,
                            sizeof err) != 0) {
-        qwbot_bot_fail(b, "server changed to map %s, which -basedir does not hold: %s", map,
-                       err);
+        qwbot_bot_fail(b, "server runs %s, which -basedir does not hold (%s)", model, err);
         return false;
     }
     snprintf(run->changed_map, sizeof run->changed_map, "%s", map);

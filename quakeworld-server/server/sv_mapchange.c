@@ -92,16 +92,19 @@ static void end_match(const char *announcement, const char *reason)
     /* the next map of the rotation that loads (a missing one is skipped, and said so) */
     const char *list = sv_cvar_string("sv_maplist");
     char name[64], err[1024];
+    char first[64] = "";
     snprintf(name, sizeof name, "%s", sv.mapname);
-    for (int tries = 0; tries < 64; tries++) {
+    for (;;) {
         char next[64];
         sv_mapchange_next_in_rotation(list, name, next, sizeof next);
+        if (!strcmp(next, first) || (first[0] && !strcmp(next, sv.mapname)))
+            break; /* once round the list: none loads */
         if (sv_mapchange_request(next, err, sizeof err))
             return;
         sv_log("sv_maplist: skipping %s: %s", next, err);
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", next);
         snprintf(name, sizeof name, "%s", next);
-        if (!strcmp(next, sv.mapname))
-            break;
     }
     snprintf(pending, sizeof pending, "%s", sv.mapname); /* the same map again */
 }

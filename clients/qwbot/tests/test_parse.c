@@ -26,6 +26,7 @@ static int setup(void **state)
     memset(&run, 0, sizeof run);
     memset(&bot, 0, sizeof bot);
     run.map = "m";
+    run.opt.basedir = "/nonexistent"; /* holds no map: a map change fails the bot */
     run.checksum2 = 12345;
     run.interval_ms = 13;
     bot.run = &run;
@@ -136,6 +137,7 @@ static void test_wrong_map_fails_the_bot(void **state)
     assert_false(parse(buf, sb.cursize));
     assert_int_equal(bot.state, BOT_FAILED);
     assert_non_null(strstr(bot.fail_reason, "maps/other.bsp"));
+    assert_non_null(strstr(bot.fail_reason, "-basedir does not hold"));
     assert_string_equal(queued(), "");
 }
 
