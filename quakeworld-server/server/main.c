@@ -143,7 +143,7 @@ static int parse_args(int argc, char **argv, sv_options *o)
             sv_cmdline_add("maxclients", v);
             i++;
         } else if (!strcmp(a, "-fraglimit")) {
-            if (!parse_int(a, v, 0, 10000, &o->fraglimit))
+            if (!parse_int(a, v, 0, 100000, &o->fraglimit))
                 return -1;
             sv_cmdline_add("fraglimit", v);
             i++;
