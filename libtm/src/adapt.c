@@ -4,7 +4,8 @@
  * alone, as GCC's runtime also assumes. With more, time is cut into epochs: a probe runs each
  * candidate for a short epoch and measures its commit rate; the fastest then holds for a
  * longer epoch, which doubles (up to MAX_HOLD_NS) while the same candidate keeps winning, so
- * that the cost of probing the slower ones shrinks in a steady workload. A candidate that lost
+ * that the cost of probing the slower ones shrinks in a steady workload; the hold's rate
+ * counts as one more measurement of the winner. A candidate that lost
  * by more than 30 % twice in a row is probed only every fourth round. Hardware transactions
  * are a candidate like the others: they win where they commit in hardware, and lose where
  * capacity aborts, interrupts of preempted threads or fallbacks make them slow. A hold also
@@ -183,13 +184,16 @@ static void next_epoch(struct tm_tx *tx, int64_t now)
         atomic_store_explicit(&tuner.epoch_end, now + probe_ns(), memory_order_release);
         return;
     }
+    /* A hold measures its winner too, over far longer than a probe: a probe that flattered
+     * it (a lock convoy that served one thread for a few milliseconds, say) is corrected
+     * before the next round compares. */
+    struct candidate *c = &tuner.candidate[tuner.current];
+    double rate = elapsed > 0 ? (double)commits / (double)elapsed : 0;
+    c->rate = c->rate > 0 ? SMOOTHING * rate + (1 - SMOOTHING) * c->rate : rate;
     if (tuner.probing < 0) {
         start_round(tx, now);
         return;
     }
-    struct candidate *c = &tuner.candidate[tuner.current];
-    double rate = elapsed > 0 ? (double)commits / (double)elapsed : 0;
-    c->rate = c->rate > 0 ? SMOOTHING * rate + (1 - SMOOTHING) * c->rate : rate;
     int next = next_probe(tuner.probing);
     if (next < 0) {
         finish_round(tx, now);
