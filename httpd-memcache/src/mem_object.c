@@ -1,17 +1,17 @@
 /* See mem_object.h. */
 #include "mem_object.h"
-#include "mem_sync.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <apr_tables.h>
 
-mem_object_t *mem_object_create(const char *key, size_t capacity)
+mem_object_t *mem_object_create(const char *key, size_t capacity, const mem_sync_t *sync)
 {
     mem_object_t *object = calloc(1, sizeof(*object));
     if (!object)
         return NULL;
+    object->sync = sync;
     object->key = strdup(key);
     object->body = malloc(capacity ? capacity : 1);
     if (!object->key || !object->body) {
@@ -41,7 +41,7 @@ void mem_object_destroy(void *opaque)
 TM_SAFE void mem_object_release(mem_object_t *object)
 {
     if (--object->refcount == 0)
-        mem_sync_defer(mem_object_destroy, object);
+        mem_sync_defer(object->sync, mem_object_destroy, object);
 }
 
 static size_t table_bytes(const apr_table_t *table, size_t *count)

@@ -8,6 +8,7 @@
 #define MEMCACHE_MEM_OBJECT_H
 
 #include "cache_cache.h"
+#include "mem_sync.h"
 
 #include <httpd.h>
 #include <mod_cache.h>
@@ -23,6 +24,7 @@ typedef struct mem_headers {
 
 typedef struct mem_object {
     cache_entry_meta_t meta;
+    const mem_sync_t *sync; /* of the cache the object belongs to */
     char *key;
     size_t size;          /* bytes charged to the cache: the body length, 0 while streaming */
     int refcount;
@@ -39,9 +41,9 @@ typedef struct mem_object {
     size_t body_capacity;
 } mem_object_t;
 
-/* Allocates an object with refcount 1 (the creator's) and an empty body of capacity bytes;
- * NULL when out of memory. */
-mem_object_t *mem_object_create(const char *key, size_t capacity);
+/* Allocates an object of the cache synchronised by sync, with refcount 1 (the creator's)
+ * and an empty body of capacity bytes; NULL when out of memory. */
+mem_object_t *mem_object_create(const char *key, size_t capacity, const mem_sync_t *sync);
 /* Frees everything (not transaction-safe: called after commit or under the lock). */
 void mem_object_destroy(void *object);
 /* Drops one reference; the last one schedules mem_object_destroy. */

@@ -4,8 +4,8 @@
  * transaction_safe functions named *_locked below. A request's private view of an object is
  * a mem_request_t, reached through cache_object_t.vobj. */
 #include "mem_config.h"
+#include "mem_instance.h"
 #include "mem_object.h"
-#include "mem_sync.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +24,7 @@ APLOG_USE_MODULE(mem_cache);
 #define STORE_BODY_CHUNK (256 * 1024)
 
 typedef struct mem_request {
+    mem_instance_t *instance;   /* the cache the object belongs to */
     mem_object_t *object;
     apr_pool_t *pool;           /* pool of the main request: the reference lives as long */
     int creator;                /* this request created the object and fills it */
@@ -51,29 +52,29 @@ static request_rec *main_request(request_rec *r)
 
 /* Indexes a new, incomplete object unless its key is already taken (someone else is storing
  * or has stored it), so concurrent misses never replace each other's entries. */
-TM_SAFE static publish_result_t publish_new_locked(mem_object_t *object)
+TM_SAFE static publish_result_t publish_new_locked(cache_cache_t *cache, mem_object_t *object)
 {
-    if (cache_cache_find(mem_cache, object->key))
+    if (cache_cache_find(cache, object->key))
         return PUBLISH_KEY_TAKEN;
-    if (cache_cache_insert(mem_cache, object) != CACHE_INSERT_OK)
+    if (cache_cache_insert(cache, object) != CACHE_INSERT_OK)
         return PUBLISH_REFUSED;
     object->refcount++; /* the cache's reference */
     return PUBLISH_OK;
 }
 
 /* Drops the cache's reference if object is still the one indexed under its key. */
-TM_SAFE static void unindex_locked(mem_object_t *object)
+TM_SAFE static void unindex_locked(cache_cache_t *cache, mem_object_t *object)
 {
-    if (cache_cache_remove(mem_cache, object))
+    if (cache_cache_remove(cache, object))
         mem_object_release(object);
 }
 
 /* Drops whatever object is indexed under key; returns 1 if there was one. */
-TM_SAFE static int unindex_key_locked(const char *key)
+TM_SAFE static int unindex_key_locked(cache_cache_t *cache, const char *key)
 {
-    mem_object_t *object = cache_cache_find(mem_cache, key);
+    mem_object_t *object = cache_cache_find(cache, key);
     if (object)
-        unindex_locked(object);
+        unindex_locked(cache, object);
     return object != NULL;
 }
 
@@ -89,46 +90,51 @@ static void register_release(void *opaque)
 }
 
 /* The hit path: lookup, reference, priority update, snapshot of headers and info. */
-TM_SAFE static int open_locked(const char *key, mem_request_t *request)
+TM_SAFE static int open_locked(cache_cache_t *cache, const char *key, mem_request_t *request)
 {
-    mem_object_t *object = cache_cache_find(mem_cache, key);
+    mem_object_t *object = cache_cache_find(cache, key);
     if (!object || !object->complete)
         return 0;
     object->refcount++;
-    cache_cache_update(mem_cache, object);
+    cache_cache_update(cache, object);
     request->object = object;
     request->headers = object->headers;
     request->info = object->info;
     request->invalidated = object->invalidated;
-    mem_sync_defer(register_release, request);
+    mem_sync_defer(&request->instance->sync, register_release, request);
     return 1;
 }
 
 /* Completion of a stored body: makes the object visible. A streamed object is re-indexed
- * so the cache charges its real size (which may evict others). */
-TM_SAFE static void complete_locked(mem_request_t *request)
+ * so the cache charges its real size (which may evict others). Returns whether the object
+ * is now cached and complete. */
+TM_SAFE static int complete_locked(cache_cache_t *cache, mem_request_t *request)
 {
     mem_object_t *object = request->object;
-    mem_object_t *indexed = cache_cache_find(mem_cache, object->key);
+    mem_object_t *indexed = cache_cache_find(cache, object->key);
     if (indexed == object) {
         if (request->streamed) {
-            cache_cache_remove(mem_cache, object);
+            cache_cache_remove(cache, object);
             object->size = object->body_length;
-            if (cache_cache_insert(mem_cache, object) != CACHE_INSERT_OK) {
+            if (cache_cache_insert(cache, object) != CACHE_INSERT_OK) {
                 mem_object_release(object); /* the cache's reference */
-                return;
+                return 0;
             }
         }
         object->complete = 1;
-    } else if (!indexed) {
+        return 1;
+    }
+    if (!indexed) {
         /* Evicted or removed while it was being filled: index it again, as 2.2 did. */
         object->size = object->body_length;
-        if (cache_cache_insert(mem_cache, object) == CACHE_INSERT_OK) {
+        if (cache_cache_insert(cache, object) == CACHE_INSERT_OK) {
             object->refcount++;
             object->complete = 1;
+            return 1;
         }
     }
     /* Otherwise another object owns the key; ours dies with this request. */
+    return 0;
 }
 
 /* A 304 revalidation refreshed the headers: publish them; the old block stays readable by
@@ -153,10 +159,10 @@ TM_SAFE static void invalidate_locked(mem_object_t *object)
 
 /* End of a request that referenced an object: an object left incomplete is dropped from
  * the index, then this request's reference goes. */
-TM_SAFE static void request_done_locked(mem_object_t *object)
+TM_SAFE static void request_done_locked(cache_cache_t *cache, mem_object_t *object)
 {
     if (!object->complete)
-        unindex_locked(object);
+        unindex_locked(cache, object);
     mem_object_release(object);
 }
 
@@ -168,7 +174,7 @@ static apr_status_t release_request_reference(void *opaque)
     mem_object_t *object = request->object;
     free(request->pending_headers); /* a revalidation that never reached commit_entity */
     request->pending_headers = NULL;
-    MEM_CRITICAL(request_done_locked(object));
+    MEM_CRITICAL(&request->instance->sync, request_done_locked(request->instance->cache, object));
     return APR_SUCCESS;
 }
 
@@ -184,11 +190,24 @@ static cache_object_t *make_cache_object(request_rec *r, const char *key, mem_re
 static apr_status_t store_failed(request_rec *r, mem_request_t *request, const char *why)
 {
     mem_object_t *object = request->object;
+    mem_instance_t *instance = request->instance;
     ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s",
                   object->key, why);
     request->failed = 1;
-    MEM_CRITICAL(unindex_locked(object));
+    mem_instance_count(instance, MEM_COUNT_NOT_STORED);
+    MEM_CRITICAL(&instance->sync, unindex_locked(instance->cache, object));
     return APR_EGENERAL;
+}
+
+/* The reason a body outgrew its limit, naming the directive that sets that limit. */
+static const char *too_long_reason(request_rec *r, const mem_request_t *request)
+{
+    if (!request->streamed)
+        return "body longer than its Content-Length";
+    const char *directive;
+    apr_size_t limit = mem_config_streaming_limit(mem_config_of(r->server), &directive);
+    return apr_psprintf(r->pool, "body of unknown length passed %" APR_SIZE_T_FMT " bytes, the "
+                        "%s limit", limit, directive);
 }
 
 /* ---- the provider callbacks ---- */
@@ -197,40 +216,52 @@ static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key,
                              apr_bucket_brigade *unused)
 {
     (void)unused;
-    if (!mem_cache || !mem_config)
+    const mem_cache_config_t *config = mem_config_of(r->server);
+    mem_instance_t *instance = config->instance;
+    if (!instance || !instance->cache)
         return DECLINED;
     apr_size_t capacity;
     if (length < 0) {
-        if (mem_config->max_streaming_buffer == 0)
+        const char *directive;
+        apr_size_t limit = mem_config_streaming_limit(config, &directive);
+        if (limit == 0) {
+            ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: its "
+                          "length is unknown and %s is 0", key, directive);
+            mem_instance_count(instance, MEM_COUNT_NOT_STORED);
             return DECLINED;
-        capacity = STREAM_INITIAL_CAPACITY < mem_config->max_streaming_buffer
-                       ? STREAM_INITIAL_CAPACITY : mem_config->max_streaming_buffer;
+        }
+        capacity = STREAM_INITIAL_CAPACITY < limit ? STREAM_INITIAL_CAPACITY : limit;
     } else {
-        if ((apr_size_t)length < mem_config->min_object_size ||
-            (apr_size_t)length > mem_config->max_object_size) {
+        if ((apr_size_t)length < config->min_object_size ||
+            (apr_size_t)length > config->max_object_size) {
             ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r,
                           "mod_mem_cache: not caching %s: %" APR_OFF_T_FMT " bytes is outside "
-                          "MCacheMinObjectSize..MCacheMaxObjectSize", key, length);
+                          "MCacheMinObjectSize..MCacheMaxObjectSize (%" APR_SIZE_T_FMT "..%"
+                          APR_SIZE_T_FMT ")", key, length, config->min_object_size,
+                          config->max_object_size);
+            mem_instance_count(instance, MEM_COUNT_NOT_STORED);
             return DECLINED;
         }
         capacity = (apr_size_t)length;
     }
-    mem_object_t *object = mem_object_create(key, capacity);
+    mem_object_t *object = mem_object_create(key, capacity, &instance->sync);
     if (!object)
         return DECLINED;
     object->size = length < 0 ? 0 : (size_t)length;
 
     publish_result_t result;
-    MEM_CRITICAL(result = publish_new_locked(object));
+    MEM_CRITICAL(&instance->sync, result = publish_new_locked(instance->cache, object));
     if (result != PUBLISH_OK) {
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s", key,
                       result == PUBLISH_KEY_TAKEN ? "another request is storing it"
                                                   : "does not fit in the cache");
+        mem_instance_count(instance, MEM_COUNT_NOT_STORED);
         mem_object_destroy(object); /* never visible to anyone else */
         return DECLINED;
     }
 
     mem_request_t *request = apr_pcalloc(r->pool, sizeof(*request));
+    request->instance = instance;
     request->object = object;
     request->pool = main_request(r)->pool;
     request->creator = 1;
@@ -244,14 +275,19 @@ static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key,
 
 static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
 {
-    if (!mem_cache)
+    mem_instance_t *instance = mem_config_of(r->server)->instance;
+    if (!instance || !instance->cache)
         return DECLINED;
     mem_request_t *request = apr_pcalloc(r->pool, sizeof(*request));
+    request->instance = instance;
     request->pool = main_request(r)->pool;
     int found;
-    MEM_CRITICAL(found = open_locked(key, request));
-    if (!found)
+    MEM_CRITICAL(&instance->sync, found = open_locked(instance->cache, key, request));
+    if (!found) {
+        mem_instance_count(instance, MEM_COUNT_MISSES);
         return DECLINED;
+    }
+    mem_instance_count(instance, MEM_COUNT_HITS);
     h->cache_obj = make_cache_object(r, key, request);
     h->cache_obj->info = request->info;
     if (request->invalidated)
@@ -302,7 +338,7 @@ static apr_status_t mem_store_headers(cache_handle_t *h, request_rec *r, cache_i
     return APR_SUCCESS;
 }
 
-/* Makes room for extra more bytes of a streamed body, up to the streaming limit. */
+/* Makes room for a streamed body of needed bytes, up to limit. */
 static int grow_body(mem_object_t *object, apr_size_t needed, apr_size_t limit)
 {
     if (needed <= object->body_capacity)
@@ -329,7 +365,9 @@ static apr_status_t mem_store_body(cache_handle_t *h, request_rec *r, apr_bucket
     mem_object_t *object = request->object;
     if (!request->creator || request->failed)
         return APR_EGENERAL;
-    apr_size_t limit = request->streamed ? mem_config->max_streaming_buffer
+    const mem_cache_config_t *config = mem_config_of(r->server);
+    const char *directive;
+    apr_size_t limit = request->streamed ? mem_config_streaming_limit(config, &directive)
                                          : (apr_size_t)request->expected_length;
     apr_size_t stored_now = 0;
 
@@ -357,9 +395,7 @@ static apr_status_t mem_store_body(cache_handle_t *h, request_rec *r, apr_bucket
         if (rv != APR_SUCCESS)
             return store_failed(r, request, "reading the response failed");
         if (object->body_length + length > limit)
-            return store_failed(r, request, request->streamed
-                                                ? "larger than MCacheMaxStreamingBuffer"
-                                                : "body longer than its Content-Length");
+            return store_failed(r, request, too_long_reason(r, request));
         if (!grow_body(object, object->body_length + length, limit))
             return store_failed(r, request, "out of memory");
         memcpy(object->body + object->body_length, data, length);
@@ -376,9 +412,12 @@ static apr_status_t mem_store_body(cache_handle_t *h, request_rec *r, apr_bucket
             return store_failed(r, request, "client connection aborted");
         if (!request->streamed && object->body_length != (apr_size_t)request->expected_length)
             return store_failed(r, request, "body shorter than its Content-Length");
-        if (object->body_length < mem_config->min_object_size ||
-            object->body_length > mem_config->max_object_size)
-            return store_failed(r, request, "outside MCacheMinObjectSize..MCacheMaxObjectSize");
+        if (object->body_length < config->min_object_size ||
+            object->body_length > config->max_object_size)
+            return store_failed(r, request, apr_psprintf(r->pool, "%" APR_SIZE_T_FMT " bytes is "
+                                "outside MCacheMinObjectSize..MCacheMaxObjectSize (%" APR_SIZE_T_FMT
+                                "..%" APR_SIZE_T_FMT ")", object->body_length,
+                                config->min_object_size, config->max_object_size));
         if (request->streamed && object->body_length > 0 &&
             object->body_length < object->body_capacity) {
             char *body = realloc(object->body, object->body_length);
@@ -393,31 +432,40 @@ static apr_status_t mem_store_body(cache_handle_t *h, request_rec *r, apr_bucket
 
 static apr_status_t mem_commit_entity(cache_handle_t *h, request_rec *r)
 {
-    (void)r;
     mem_request_t *request = h->cache_obj->vobj;
+    mem_instance_t *instance = request->instance;
     if (request->pending_headers) {
-        MEM_CRITICAL(refresh_headers_locked(request));
+        MEM_CRITICAL(&instance->sync, refresh_headers_locked(request));
         request->pending_headers = NULL; /* now owned by the object */
         return APR_SUCCESS;
     }
     if (!request->creator || request->failed || !request->body_done)
         return APR_SUCCESS;
-    MEM_CRITICAL(complete_locked(request));
+    int cached;
+    MEM_CRITICAL(&instance->sync, cached = complete_locked(instance->cache, request));
+    mem_instance_count(instance, cached ? MEM_COUNT_STORED : MEM_COUNT_NOT_STORED);
+    if (cached)
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: stored %s (%" APR_SIZE_T_FMT
+                      " bytes)", request->object->key, request->object->body_length);
+    else
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: it no "
+                      "longer fits in the cache, or another request replaced it",
+                      request->object->key);
     return APR_SUCCESS;
 }
 
 static apr_status_t mem_invalidate_entity(cache_handle_t *h, request_rec *r)
 {
     (void)r;
-    mem_object_t *object = ((mem_request_t *)h->cache_obj->vobj)->object;
-    MEM_CRITICAL(invalidate_locked(object));
+    mem_request_t *request = h->cache_obj->vobj;
+    MEM_CRITICAL(&request->instance->sync, invalidate_locked(request->object));
     return APR_SUCCESS;
 }
 
 static int mem_remove_entity(cache_handle_t *h)
 {
-    mem_object_t *object = ((mem_request_t *)h->cache_obj->vobj)->object;
-    MEM_CRITICAL(unindex_locked(object));
+    mem_request_t *request = h->cache_obj->vobj;
+    MEM_CRITICAL(&request->instance->sync, unindex_locked(request->instance->cache, request->object));
     return OK;
 }
 
@@ -425,11 +473,12 @@ static int mem_remove_entity(cache_handle_t *h)
  * provider: go by the key only. */
 static int mem_remove_url(cache_handle_t *h, request_rec *r)
 {
-    if (!mem_cache || !h || !h->cache_obj || !h->cache_obj->key)
+    mem_instance_t *instance = mem_config_of(r->server)->instance;
+    if (!instance || !instance->cache || !h || !h->cache_obj || !h->cache_obj->key)
         return OK;
     const char *key = h->cache_obj->key;
     int removed;
-    MEM_CRITICAL(removed = unindex_key_locked(key));
+    MEM_CRITICAL(&instance->sync, removed = unindex_key_locked(instance->cache, key));
     if (removed)
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: removed %s", key);
     return OK;

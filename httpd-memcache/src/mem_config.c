@@ -1,0 +1,205 @@
+/* The MCache* directives, the per-server configuration and its merge; see mem_config.h. */
+#include "mem_config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <apr_strings.h>
+
+/* httpd 2.2's defaults. */
+#define DEFAULT_CACHE_KBYTES 100
+#define DEFAULT_MAX_OBJECT_COUNT 1009
+#define DEFAULT_MIN_OBJECT_SIZE 1
+#define DEFAULT_MAX_OBJECT_SIZE 10000
+#define DEFAULT_MAX_STREAMING_BUFFER 100000
+
+void *mem_config_create(apr_pool_t *pool, server_rec *server)
+{
+    (void)server;
+    mem_cache_config_t *config = apr_pcalloc(pool, sizeof(*config));
+    config->max_cache_bytes = (apr_size_t)DEFAULT_CACHE_KBYTES * 1024;
+    config->max_object_count = DEFAULT_MAX_OBJECT_COUNT;
+    config->policy = CACHE_POLICY_GDSF;
+    config->use_tm = 0;
+    config->min_object_size = DEFAULT_MIN_OBJECT_SIZE;
+    config->max_object_size = DEFAULT_MAX_OBJECT_SIZE;
+    config->max_streaming_buffer = DEFAULT_MAX_STREAMING_BUFFER;
+    return config;
+}
+
+/* A virtual host's value where its section sets the directive, the main server's otherwise. */
+void *mem_config_merge(apr_pool_t *pool, void *base_opaque, void *add_opaque)
+{
+    const mem_cache_config_t *base = base_opaque, *add = add_opaque;
+    mem_cache_config_t *merged = apr_pcalloc(pool, sizeof(*merged));
+#define MERGE(bit, field) merged->field = (add->set & (bit)) ? add->field : base->field
+    MERGE(MEM_SET_CACHE_SIZE, max_cache_bytes);
+    MERGE(MEM_SET_OBJECT_COUNT, max_object_count);
+    MERGE(MEM_SET_POLICY, policy);
+    MERGE(MEM_SET_SYNC, use_tm);
+    MERGE(MEM_SET_MIN_OBJECT, min_object_size);
+    MERGE(MEM_SET_MAX_OBJECT, max_object_size);
+    MERGE(MEM_SET_STREAMING, max_streaming_buffer);
+#undef MERGE
+    merged->set = add->set;
+    return merged;
+}
+
+int mem_config_owns_cache(const server_rec *server)
+{
+    return server->is_virtual == 0 || (mem_config_of(server)->set & MEM_SET_CACHE_SETTINGS);
+}
+
+const char *mem_config_server_name(apr_pool_t *pool, const server_rec *server)
+{
+    if (!server->is_virtual)
+        return "the main server";
+    return apr_psprintf(pool, "<VirtualHost> %s (%s:%d)",
+                        server->server_hostname ? server->server_hostname : "(unnamed)",
+                        server->defn_name ? server->defn_name : "?", server->defn_line_number);
+}
+
+apr_size_t mem_config_streaming_limit(const mem_cache_config_t *config,
+                                      const char **limiting_directive)
+{
+    if (config->max_streaming_buffer < config->max_object_size) {
+        *limiting_directive = "MCacheMaxStreamingBuffer";
+        return config->max_streaming_buffer;
+    }
+    *limiting_directive = "MCacheMaxObjectSize";
+    return config->max_object_size;
+}
+
+const char *mem_config_check(apr_pool_t *pool, const server_rec *server)
+{
+    const mem_cache_config_t *config = mem_config_of(server);
+    const char *where = server->is_virtual
+                            ? apr_pstrcat(pool, " in ", mem_config_server_name(pool, server), NULL)
+                            : "";
+    if (config->min_object_size > config->max_object_size)
+        return apr_psprintf(pool, "MCacheMinObjectSize (%" APR_SIZE_T_FMT ") is larger than "
+                            "MCacheMaxObjectSize (%" APR_SIZE_T_FMT ")%s",
+                            config->min_object_size, config->max_object_size, where);
+    if (config->max_object_size > config->max_cache_bytes)
+        return apr_psprintf(pool, "MCacheMaxObjectSize (%" APR_SIZE_T_FMT " bytes) is larger than "
+                            "MCacheSize (%" APR_SIZE_T_FMT " KBytes)%s: raise MCacheSize or lower "
+                            "MCacheMaxObjectSize", config->max_object_size,
+                            config->max_cache_bytes / 1024, where);
+    return NULL;
+}
+
+/* ---- directives ---- */
+
+static mem_cache_config_t *config_being_read(cmd_parms *cmd)
+{
+    return mem_config_of(cmd->server);
+}
+
+/* Parses a non-negative decimal number for directive cmd; NULL on success, else the reason. */
+static const char *parse_size(cmd_parms *cmd, const char *text, apr_size_t minimum, apr_size_t *out)
+{
+    char *end;
+    apr_int64_t value;
+    errno = 0;
+    value = apr_strtoi64(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || value < 0)
+        return apr_psprintf(cmd->pool, "%s: '%s' is not a non-negative whole number",
+                            cmd->cmd->name, text);
+    if ((apr_size_t)value < minimum)
+        return apr_psprintf(cmd->pool, "%s: '%s' is too small (minimum %" APR_SIZE_T_FMT ")",
+                            cmd->cmd->name, text, minimum);
+    if ((apr_uint64_t)value > (apr_uint64_t)1 << 40)
+        return apr_psprintf(cmd->pool, "%s: '%s' is too large", cmd->cmd->name, text);
+    *out = (apr_size_t)value;
+    return NULL;
+}
+
+/* Records that the directive in cmd->info (a MEM_SET_* bit) was set in this section. */
+static const char *mark_set(cmd_parms *cmd, const char *error)
+{
+    if (!error)
+        config_being_read(cmd)->set |= (unsigned)(apr_uintptr_t)cmd->info;
+    return error;
+}
+
+static const char *set_cache_size(cmd_parms *cmd, void *unused, const char *arg)
+{
+    (void)unused;
+    apr_size_t kbytes;
+    const char *error = parse_size(cmd, arg, 1, &kbytes);
+    if (!error)
+        config_being_read(cmd)->max_cache_bytes = kbytes * 1024;
+    return mark_set(cmd, error);
+}
+
+static const char *set_max_object_count(cmd_parms *cmd, void *unused, const char *arg)
+{
+    (void)unused;
+    return mark_set(cmd, parse_size(cmd, arg, 1, &config_being_read(cmd)->max_object_count));
+}
+
+static const char *set_min_object_size(cmd_parms *cmd, void *unused, const char *arg)
+{
+    (void)unused;
+    return mark_set(cmd, parse_size(cmd, arg, 0, &config_being_read(cmd)->min_object_size));
+}
+
+static const char *set_max_object_size(cmd_parms *cmd, void *unused, const char *arg)
+{
+    (void)unused;
+    return mark_set(cmd, parse_size(cmd, arg, 1, &config_being_read(cmd)->max_object_size));
+}
+
+static const char *set_max_streaming_buffer(cmd_parms *cmd, void *unused, const char *arg)
+{
+    (void)unused;
+    return mark_set(cmd, parse_size(cmd, arg, 0, &config_being_read(cmd)->max_streaming_buffer));
+}
+
+/* Unlike 2.2 (which tested strcasecmp backwards), the word selects the algorithm it names. */
+static const char *set_removal_algorithm(cmd_parms *cmd, void *unused, const char *arg)
+{
+    (void)unused;
+    if (!strcasecmp(arg, "LRU"))
+        config_being_read(cmd)->policy = CACHE_POLICY_LRU;
+    else if (!strcasecmp(arg, "GDSF"))
+        config_being_read(cmd)->policy = CACHE_POLICY_GDSF;
+    else
+        return apr_psprintf(cmd->pool, "MCacheRemovalAlgorithm: '%s' is not LRU or GDSF", arg);
+    return mark_set(cmd, NULL);
+}
+
+static const char *set_sync(cmd_parms *cmd, void *unused, const char *arg)
+{
+    (void)unused;
+    if (!strcasecmp(arg, "lock"))
+        config_being_read(cmd)->use_tm = 0;
+    else if (!strcasecmp(arg, "tm"))
+        config_being_read(cmd)->use_tm = 1;
+    else
+        return apr_psprintf(cmd->pool, "MCacheSync: '%s' is not lock or tm", arg);
+    return mark_set(cmd, NULL);
+}
+
+#define BIT(b) ((void *)(apr_uintptr_t)(b))
+
+/* RSRC_CONF: the main server and <VirtualHost>; httpd itself rejects them in <Directory>,
+ * <Location> and .htaccess with an error naming the directive. */
+const command_rec mem_config_directives[] = {
+    AP_INIT_TAKE1("MCacheSize", set_cache_size, BIT(MEM_SET_CACHE_SIZE), RSRC_CONF,
+                  "Maximum memory used by the cache, in KBytes (default 100)"),
+    AP_INIT_TAKE1("MCacheMaxObjectCount", set_max_object_count, BIT(MEM_SET_OBJECT_COUNT), RSRC_CONF,
+                  "Maximum number of cached objects (default 1009)"),
+    AP_INIT_TAKE1("MCacheMinObjectSize", set_min_object_size, BIT(MEM_SET_MIN_OBJECT), RSRC_CONF,
+                  "Smallest body cached, in bytes (default 1)"),
+    AP_INIT_TAKE1("MCacheMaxObjectSize", set_max_object_size, BIT(MEM_SET_MAX_OBJECT), RSRC_CONF,
+                  "Largest body cached, in bytes (default 10000)"),
+    AP_INIT_TAKE1("MCacheMaxStreamingBuffer", set_max_streaming_buffer, BIT(MEM_SET_STREAMING), RSRC_CONF,
+                  "Largest body of unknown length buffered for caching, in bytes (default 100000, "
+                  "at most MCacheMaxObjectSize)"),
+    AP_INIT_TAKE1("MCacheRemovalAlgorithm", set_removal_algorithm, BIT(MEM_SET_POLICY), RSRC_CONF,
+                  "Eviction policy: LRU or GDSF (default GDSF)"),
+    AP_INIT_TAKE1("MCacheSync", set_sync, BIT(MEM_SET_SYNC), RSRC_CONF,
+                  "Synchronisation of the cache: lock (one mutex) or tm (transactions)"),
+    {NULL}
+};

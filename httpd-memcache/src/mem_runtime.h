@@ -1,0 +1,42 @@
+/* Which TM runtime the module's transactions run on, and what it needs.
+ * The module is linked against libitm.so.1; the dynamic loader decides which one that is
+ * (libtm through the module's RUNPATH, or GCC's libitm). libtm is recognised by its
+ * counters entry: libtm_totals_read (LIBTM_1.1), or libtm_get_totals in older libtm. */
+#ifndef MEMCACHE_MEM_RUNTIME_H
+#define MEMCACHE_MEM_RUNTIME_H
+
+#include <apr_pools.h>
+#include <stdint.h>
+
+/* Mirrors struct libtm_totals of libtm.h; libtm_totals_read copies at most sizeof bytes,
+ * so an older or newer libtm is read safely. */
+typedef struct mem_tm_totals {
+    uint64_t commits;
+    uint64_t aborts;
+    uint64_t conflict_aborts;
+    uint64_t user_aborts;
+    uint64_t irrevocable;
+    uint64_t serial;
+    uint64_t htm_commits;
+    uint64_t htm_aborts;
+} mem_tm_totals_t;
+
+typedef struct mem_runtime {
+    const char *path;  /* file of the loaded libitm.so.1 ("unknown" if dladdr cannot tell) */
+    int is_libtm;
+} mem_runtime_t;
+
+/* Identifies the runtime loaded into this process. */
+void mem_runtime_identify(mem_runtime_t *out);
+/* Process-wide transaction counters from libtm; returns 0, or -1 when the runtime is not libtm. */
+int mem_runtime_totals(mem_tm_totals_t *out);
+
+/* For tm mode on a runtime that is not libtm (GCC's libitm): GCC 12's default method loses
+ * commit actions under concurrency, which the module relies on. Sets ITM_DEFAULT_METHOD=ml_wt
+ * when it is unset (*note says so) and accepts the other fixed software methods; returns an
+ * error message for any other value. Must run before the process's first transaction.
+ * process_pool (server->process->pool) outlives httpd's configuration passes. */
+const char *mem_runtime_require_safe_method(apr_pool_t *pool, apr_pool_t *process_pool,
+                                            const char **note);
+
+#endif
