@@ -45,9 +45,14 @@ void *mem_config_merge(apr_pool_t *pool, void *base_opaque, void *add_opaque)
     return merged;
 }
 
-int mem_config_owns_cache(const server_rec *server)
+/* httpd gives a virtual host without any MCache* directive the main server's configuration
+ * itself (no merge): that one shares the main cache too. */
+int mem_config_owns_cache(const server_rec *server, const server_rec *main_server)
 {
-    return server->is_virtual == 0 || (mem_config_of(server)->set & MEM_SET_CACHE_SETTINGS);
+    const mem_cache_config_t *config = mem_config_of(server);
+    if (!server->is_virtual)
+        return 1;
+    return config != mem_config_of(main_server) && (config->set & MEM_SET_CACHE_SETTINGS);
 }
 
 const char *mem_config_server_name(apr_pool_t *pool, const server_rec *server)

@@ -55,7 +55,7 @@ static inline mem_cache_config_t *mem_config_of(const server_rec *server)
 }
 
 /* Whether server defines a cache of its own (the main server always does). */
-int mem_config_owns_cache(const server_rec *server);
+int mem_config_owns_cache(const server_rec *server, const server_rec *main_server);
 /* The cross-directive checks of one server: NULL or the reason, naming the directives and,
  * for a virtual host, where it is defined. */
 const char *mem_config_check(apr_pool_t *pool, const server_rec *server);

@@ -25,7 +25,7 @@ void mem_instances_describe(apr_pool_t *pool, server_rec *main_server)
     mem_config_of(main_server)->instance = main_instance;
     for (server_rec *server = main_server->next; server; server = server->next) {
         mem_cache_config_t *config = mem_config_of(server);
-        if (mem_config_owns_cache(server)) {
+        if (mem_config_owns_cache(server, main_server)) {
             config->instance = describe(pool, server);
             *tail = config->instance;
             tail = &config->instance->next;

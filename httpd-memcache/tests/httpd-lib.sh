@@ -7,6 +7,7 @@
 HTTPD_BIN=${HTTPD_BIN:-/usr/sbin/apache2}
 HTTPD_MODULES=${HTTPD_MODULES:-/usr/lib/apache2/modules}
 HTTPD_MPM=${HTTPD_MPM:-event}   # event or worker (threaded MPMs; the cache is per process)
+HTTPD_CHILDREN=${HTTPD_CHILDREN:-1}  # child processes (each has its own cache)
 
 # httpd_write_conf ROOT PORT THREADS EXTRA  — EXTRA is appended verbatim (module lines, cache).
 httpd_write_conf() {
@@ -36,14 +37,15 @@ LoadModule cgid_module $HTTPD_MODULES/mod_cgid.so
 LoadModule headers_module $HTTPD_MODULES/mod_headers.so
 LoadModule env_module $HTTPD_MODULES/mod_env.so
 TypesConfig $types
-# One child process with all threads: the shape a per-process memory cache needs.
-StartServers 1
-ServerLimit 1
+# One child process with all threads: the shape a per-process memory cache needs
+# (HTTPD_CHILDREN > 1 runs more children, all kept alive).
+StartServers $HTTPD_CHILDREN
+ServerLimit $HTTPD_CHILDREN
 ThreadsPerChild $threads
 ThreadLimit $threads
-MaxRequestWorkers $threads
+MaxRequestWorkers $((threads * HTTPD_CHILDREN))
 MinSpareThreads 1
-MaxSpareThreads $threads
+MaxSpareThreads $((threads * HTTPD_CHILDREN))
 MaxConnectionsPerChild 0
 KeepAlive On
 ScriptSock "$root/run/cgid.sock"
