@@ -1,31 +1,36 @@
 #!/usr/bin/python3
-"""Plots results/apache-bench.csv (written by scripts/apache-bench).
+"""Tables and figures of the Apache cache study from the CSV that scripts/apache-bench writes
+(one row per run; each point repeated).
 
-usage: plot-apache-bench.py [CSV] [OUTDIR]
-Writes OUTDIR/NAME.png (NAME = the CSV's base name: throughput and response time against
-clients, one column per Zipf exponent) and, when the libtm runs reported statistics,
-OUTDIR/NAME-aborts.png (aborts per commit of the transactional mode).
+Writes, next to each other in OUTDIR (default: the CSV's folder), for NAME = the CSV's name:
+  NAME.txt                medians with the spread (min-max) per point, the ratios tm/lock
+                          and mem/disk per point, and the study's goals checked
+  NAME-s<S>.png           one figure per Zipf exponent: throughput and response time
+                          against concurrent clients, per cache mode (median, band = spread)
+  NAME-single-process.png httpd with one child in tm mode: throughput and aborts per
+                          transaction against clients (libtm's per-process statistics)
 """
+import argparse
 import csv
 import os
+import statistics
 import sys
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-MODE_ORDER = ["nocache", "disk", "socache", "mem-lock", "mem-tm", "mem-tm-gcc"]
+MODE_ORDER = ["nocache", "disk", "socache", "mem-lock", "mem-tm", "mem-tm-sw", "mem-tm-gcc"]
 MODE_LABEL = {
     "nocache": "no cache",
-    "disk": "disk (CacheLock on)",
-    "socache": "socache shmcb 64 MiB",
+    "disk": "disk cache",
+    "socache": "socache (shmcb)",
     "mem-lock": "mem, lock",
-    "mem-tm": "mem, tm on libtm",
-    "mem-tm-gcc": "mem, tm on GCC libitm",
+    "mem-tm": "mem, tm (libtm)",
+    "mem-tm-sw": "mem, tm (libtm, software only)",
+    "mem-tm-gcc": "mem, tm (GCC libitm)",
 }
-
-# Fixed colours so that a mode looks the same in every plot, whatever subset was run.
-MODE_COLOR = dict(zip(MODE_ORDER, ["tab:gray", "tab:orange", "tab:green", "tab:blue", "tab:red", "tab:purple"]))
+MODE_SHORT = {"nocache": "none", "disk": "disk", "socache": "socache", "mem-lock": "lock",
+              "mem-tm": "tm", "mem-tm-sw": "tm-sw", "mem-tm-gcc": "tm-gcc"}
+MODE_COLOR = dict(zip(MODE_ORDER, ["tab:gray", "tab:orange", "tab:green", "tab:blue", "tab:red",
+                                   "tab:purple", "tab:brown"]))
+TM_MODES = ["mem-tm", "mem-tm-sw"]
 
 
 def number(text):
@@ -35,72 +40,236 @@ def number(text):
         return None
 
 
+class Point:
+    """The repeated runs of one (s, mode, clients)."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        self.rates = [number(r["rate_rps"]) for r in rows if number(r["rate_rps"])]
+        self.responses = [number(r["response_ms"]) for r in rows if number(r["response_ms"])]
+        self.hits = [number(r["hit_ratio"]) for r in rows if number(r["hit_ratio"]) is not None]
+        per_tx = []
+        for r in rows:
+            commits, aborts = number(r.get("tm_commits")), number(r.get("tm_aborts"))
+            if commits:
+                per_tx.append(aborts / commits)
+        self.aborts_per_tx = per_tx
+        self.failed = sum(int(number(r.get("failed")) or 0) for r in rows)
+
+    def median(self, values=None):
+        values = self.rates if values is None else values
+        return statistics.median(values) if values else None
+
+    def spread(self, values=None):
+        values = self.rates if values is None else values
+        return (min(values), max(values)) if values else (None, None)
+
+
+def load(path):
+    header_notes = []
+    lines = []
+    with open(path) as f:
+        for line in f:
+            (header_notes if line.startswith("#") else lines).append(line)
+    rows = list(csv.DictReader(lines))
+    points = {}
+    for r in rows:
+        points.setdefault((r["s"], r["mode"], int(r["clients"])), []).append(r)
+    return [n.lstrip("# ").rstrip() for n in header_notes], rows, {k: Point(v) for k, v in points.items()}
+
+
+def ratio_text(a, b):
+    """Median ratio a/b with the range over the repeats: 1.03 [0.95-1.10]."""
+    if not a or not b or not a.rates or not b.rates:
+        return "-", None, None
+    median = a.median() / b.median()
+    low = min(a.rates) / max(b.rates)
+    high = max(a.rates) / min(b.rates)
+    return f"{median:.2f} [{low:.2f}-{high:.2f}]", median, high
+
+
+def write_table(path, notes, command, points, exponents, modes, clients_list):
+    out = []
+    out.append("Apache cache study (man2html through httpd 2.4, Zipf URL lists, siege)")
+    out.append(f"command: {command}" if command else "")
+    out.extend(notes)
+    out.append("requests/s: median of the repeats (min-max); ratios: median ratio [lowest-highest "
+               "over the repeats]; hit = hit ratio of the memory cache (lock); aborts/tx = libtm "
+               "aborts per committed transaction")
+    out.append("")
+    best_mem = [m for m in ("mem-lock", "mem-tm") if m in modes]
+    goals_tm, goals_disk = [], []
+    for s in exponents:
+        out.append(f"== Zipf s = {s}")
+        head = f"{'clients':>7} " + " ".join(f"{MODE_SHORT[m]:>20}" for m in modes)
+        ratio_cols = []
+        if "mem-tm" in modes and "mem-lock" in modes:
+            ratio_cols.append(("tm/lock", "mem-tm", "mem-lock"))
+        if "mem-tm-sw" in modes and "mem-lock" in modes:
+            ratio_cols.append(("tm-sw/lock", "mem-tm-sw", "mem-lock"))
+        if "disk" in modes:
+            ratio_cols += [(f"{MODE_SHORT[m]}/disk", m, "disk") for m in best_mem]
+        head += "".join(f" {name:>18}" for name, _, _ in ratio_cols)
+        extra = []
+        if "mem-lock" in modes:
+            extra.append("hit")
+        extra += [f"ab/tx {MODE_SHORT[m]}" for m in TM_MODES if m in modes]
+        head += "".join(f" {e:>11}" for e in extra)
+        out.append(head)
+        for c in clients_list:
+            line = f"{c:>7} "
+            for m in modes:
+                p = points.get((s, m, c))
+                if p and p.rates:
+                    lo, hi = p.spread()
+                    line += f" {p.median():8.0f} ({lo:.0f}-{hi:.0f})".rjust(21)
+                else:
+                    line += f"{'-':>21}"
+            for _, a, b in ratio_cols:
+                text, median, high = ratio_text(points.get((s, a, c)), points.get((s, b, c)))
+                line += f" {text:>18}"
+                if float(s) == 2 and a == "mem-tm" and b == "mem-lock" and c >= 4 and median is not None:
+                    goals_tm.append((c, median, high))
+                if float(s) == 2 and b == "disk" and median is not None:
+                    goals_disk.append((c, MODE_SHORT[a], median))
+            if "mem-lock" in modes:
+                p = points.get((s, "mem-lock", c))
+                line += f" {p.median(p.hits):11.3f}" if p and p.hits else f" {'-':>11}"
+            for m in TM_MODES:
+                if m in modes:
+                    p = points.get((s, m, c))
+                    line += f" {p.median(p.aborts_per_tx):11.4f}" if p and p.aborts_per_tx else f" {'-':>11}"
+            out.append(line)
+        out.append("")
+    if goals_tm or goals_disk:
+        out.append("== Goals at s = 2")
+    if goals_tm:
+        met = [c for c, median, high in goals_tm if median >= 1.0 or high >= 1.0]
+        out.append("mem/tm >= 1.0 x mem/lock from 4 clients, within the measured spread: "
+                   f"{'met' if len(met) == len(goals_tm) else 'NOT met'} at {len(met)} of "
+                   f"{len(goals_tm)} points (median ratios "
+                   + ", ".join(f"{c}: {median:.2f}" for c, median, _ in goals_tm) + ")")
+    if goals_disk:
+        for kind in sorted({k for _, k, _ in goals_disk}):
+            values = [(c, r) for c, k, r in goals_disk if k == kind]
+            met = [c for c, r in values if r >= 1.3]
+            out.append(f"mem/{kind} >= 1.3 x disk: {'met' if len(met) == len(values) else 'NOT met'} at "
+                       f"{len(met)} of {len(values)} points (median ratios "
+                       + ", ".join(f"{c}: {r:.2f}" for c, r in values) + ")")
+    failed = sum(p.failed for p in points.values())
+    out.append(f"failed requests over all runs: {failed}")
+    with open(path, "w") as f:
+        f.write("\n".join(line for line in out if line is not None) + "\n")
+    print("\n".join(out))
+    print(f"plot-apache-bench: wrote {path}")
+
+
+def draw_band(ax, xs, points, values_of, mode, **style):
+    medians, lows, highs, used = [], [], [], []
+    for x, p in zip(xs, points):
+        values = values_of(p) if p else []
+        if values:
+            used.append(x)
+            medians.append(statistics.median(values))
+            lows.append(min(values))
+            highs.append(max(values))
+    if not used:
+        return
+    ax.plot(used, medians, marker="o", markersize=4, color=MODE_COLOR[mode], label=MODE_LABEL[mode], **style)
+    ax.fill_between(used, lows, highs, color=MODE_COLOR[mode], alpha=0.18, linewidth=0)
+
+
+def style_axes(ax, clients_list, ylabel, log_y=False):
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(clients_list)
+    ax.set_xticklabels([str(c) for c in clients_list])
+    ax.set_xlabel("concurrent siege clients")
+    ax.set_ylabel(ylabel)
+    if log_y:
+        ax.set_yscale("log")
+    ax.grid(True, alpha=0.3)
+
+
+def plot(outdir, name, notes, points, exponents, modes, clients_list):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    footer = notes[0] if notes else ""
+    for s in exponents:
+        fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
+        for m in modes:
+            ps = [points.get((s, m, c)) for c in clients_list]
+            draw_band(left, clients_list, ps, lambda p: p.rates, m)
+            draw_band(right, clients_list, ps, lambda p: p.responses, m)
+        style_axes(left, clients_list, "requests/s (median; band: min-max of the repeats)")
+        left.set_ylim(bottom=0)
+        style_axes(right, clients_list, "mean response time, ms (clients / rate)", log_y=True)
+        left.legend(fontsize=8, loc="upper left")
+        fig.suptitle(f"man2html through httpd 2.4 with Zipf s = {s}: throughput and response time by cache mode")
+        fig.text(0.5, 0.01, footer, ha="center", fontsize=7, color="dimgray")
+        fig.tight_layout(rect=(0, 0.03, 1, 0.95))
+        out = os.path.join(outdir, f"{name}-s{s}.png")
+        fig.savefig(out, dpi=110)
+        plt.close(fig)
+        print(f"plot-apache-bench: wrote {out}")
+
+    tm_modes = [m for m in TM_MODES if m in modes]
+    if not tm_modes:
+        print("plot-apache-bench: no tm mode in the CSV; single-process figure skipped")
+        return
+    fig, axes = plt.subplots(2, len(exponents), figsize=(4.6 * len(exponents), 7.5), squeeze=False)
+    for column, s in enumerate(exponents):
+        top, bottom = axes[0][column], axes[1][column]
+        for m in ["mem-lock"] + tm_modes:
+            if m in modes:
+                ps = [points.get((s, m, c)) for c in clients_list]
+                draw_band(top, clients_list, ps, lambda p: p.rates, m,
+                          linestyle="--" if m == "mem-lock" else "-")
+        for m in tm_modes:
+            ps = [points.get((s, m, c)) for c in clients_list]
+            draw_band(bottom, clients_list, ps, lambda p: p.aborts_per_tx, m)
+        top.set_title(f"Zipf s = {s}")
+        style_axes(top, clients_list, "requests/s")
+        top.set_ylim(bottom=0)
+        style_axes(bottom, clients_list, "aborts per committed transaction")
+        bottom.set_ylim(bottom=0)
+    axes[0][0].legend(fontsize=8, loc="upper left")
+    fig.suptitle("httpd with one child (64 threads), MCacheSync tm: throughput and aborts per transaction\n"
+                 "(libtm's per-process statistics; lock mode dashed for reference)")
+    fig.text(0.5, 0.01, footer, ha="center", fontsize=7, color="dimgray")
+    fig.tight_layout(rect=(0, 0.03, 1, 0.93))
+    out = os.path.join(outdir, f"{name}-single-process.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    print(f"plot-apache-bench: wrote {out}")
+
+
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0
-    here = os.path.dirname(os.path.abspath(__file__))
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "results", "apache-bench.csv")
-    outdir = sys.argv[2] if len(sys.argv) > 2 else os.path.dirname(path)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("csv", help="CSV written by scripts/apache-bench")
+    parser.add_argument("outdir", nargs="?", help="output folder (default: the CSV's)")
+    parser.add_argument("--command", default="", help="the command that produced the CSV (quoted in the table)")
+    parser.add_argument("--no-plots", action="store_true", help="write the table only")
+    args = parser.parse_args()
     try:
-        rows = list(csv.DictReader(open(path)))
-    except OSError as error:
-        print(f"plot-apache-bench: cannot read {path}: {error} (run scripts/apache-bench first)",
+        notes, rows, points = load(args.csv)
+    except (OSError, KeyError, ValueError) as error:
+        print(f"plot-apache-bench: cannot read {args.csv}: {error} (run scripts/apache-bench first)",
               file=sys.stderr)
         return 1
     if not rows:
-        print(f"plot-apache-bench: {path} has no rows", file=sys.stderr)
+        print(f"plot-apache-bench: {args.csv} has no runs", file=sys.stderr)
         return 1
-    name = os.path.splitext(os.path.basename(path))[0]
+    outdir = args.outdir or os.path.dirname(os.path.abspath(args.csv))
+    os.makedirs(outdir, exist_ok=True)
+    name = os.path.splitext(os.path.basename(args.csv))[0]
     exponents = sorted({r["s"] for r in rows}, key=float)
     modes = [m for m in MODE_ORDER if any(r["mode"] == m for r in rows)]
-
-    fig, axes = plt.subplots(2, len(exponents), figsize=(5 * len(exponents), 8), squeeze=False)
-    for column, s in enumerate(exponents):
-        for mode in modes:
-            points = sorted(((int(r["clients"]), number(r["rate_rps"]), number(r["response_ms"]))
-                             for r in rows if r["s"] == s and r["mode"] == mode))
-            if not points:
-                continue
-            xs = [p[0] for p in points]
-            style = dict(marker="o", label=MODE_LABEL[mode], color=MODE_COLOR[mode])
-            axes[0][column].plot(xs, [p[1] for p in points], **style)
-            axes[1][column].plot(xs, [p[2] for p in points], **style)
-        axes[0][column].set_title(f"Zipf s = {s}")
-        axes[0][column].set_ylabel("requests/s")
-        axes[1][column].set_ylabel("mean response time, ms (clients / rate)")
-        for row in (0, 1):
-            axes[row][column].set_xlabel("concurrent siege clients")
-            axes[row][column].set_xscale("log", base=2)
-            axes[row][column].grid(True, alpha=0.3)
-        axes[1][column].set_yscale("log")
-    axes[0][0].legend(fontsize=8)
-    fig.suptitle("man2html through httpd 2.4: throughput and response time by cache mode")
-    fig.tight_layout()
-    out = os.path.join(outdir, f"{name}.png")
-    fig.savefig(out, dpi=110)
-    print(f"plot-apache-bench: wrote {out}")
-
-    tm_rows = [r for r in rows if r["mode"] == "mem-tm" and number(r.get("tm_commits")) ]
-    if tm_rows:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for s in exponents:
-            points = sorted((int(r["clients"]), number(r["tm_aborts"]) / number(r["tm_commits"]))
-                            for r in tm_rows if r["s"] == s)
-            if points:
-                ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=f"s = {s}")
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("concurrent siege clients")
-        ax.set_ylabel("aborts per commit")
-        ax.set_title("mod_mem_cache MCacheSync tm on libtm: abort rate")
-        ax.grid(True, alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        out = os.path.join(outdir, f"{name}-aborts.png")
-        fig.savefig(out, dpi=110)
-        print(f"plot-apache-bench: wrote {out}")
-    else:
-        print("plot-apache-bench: no libtm statistics in the CSV; abort-rate plot skipped")
+    clients_list = sorted({int(r["clients"]) for r in rows})
+    write_table(os.path.join(outdir, f"{name}.txt"), notes, args.command, points, exponents, modes, clients_list)
+    if not args.no_plots:
+        plot(outdir, name, notes, points, exponents, modes, clients_list)
     return 0
 
 

@@ -1,6 +1,5 @@
 /* Hash table + priority queue + policies; see cache_cache.h. */
 #include "cache_cache.h"
-#include "cache_hash.h"
 
 #include <stdlib.h>
 
@@ -91,7 +90,7 @@ TM_SAFE static cache_pqueue_priority_t policy_priority(cache_cache_t *cache, voi
     return cache->clock - benefit;
 }
 
-TM_SAFE void *cache_cache_find(cache_cache_t *cache, const char *key)
+TM_SAFE void *cache_cache_find(cache_cache_t *cache, const cache_key_t *key)
 {
     return cache_hash_get(cache->table, key);
 }
@@ -150,7 +149,7 @@ TM_SAFE void cache_cache_update(cache_cache_t *cache, void *entry)
 
 TM_SAFE int cache_cache_remove(cache_cache_t *cache, void *entry)
 {
-    const char *key = cache->ops->key(entry);
+    const cache_key_t *key = cache->ops->key(entry);
     if (cache_hash_get(cache->table, key) != entry)
         return 0;
     cache_hash_remove(cache->table, key);

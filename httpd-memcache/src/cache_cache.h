@@ -6,6 +6,7 @@
 #ifndef MEMCACHE_CACHE_CACHE_H
 #define MEMCACHE_CACHE_CACHE_H
 
+#include "cache_hash.h"
 #include "cache_pqueue.h"
 
 typedef enum {
@@ -22,7 +23,7 @@ typedef struct cache_entry_meta {
 
 typedef struct cache_entry_ops {
     cache_entry_meta_t *(*meta)(void *entry) TM_SAFE;
-    const char *(*key)(void *entry) TM_SAFE;
+    const cache_key_t *(*key)(void *entry) TM_SAFE;
     size_t (*size)(void *entry) TM_SAFE;
     /* The cache dropped its reference (eviction or cache_cache_destroy). */
     void (*release)(void *entry) TM_SAFE;
@@ -42,7 +43,7 @@ cache_cache_t *cache_cache_create(size_t max_entries, size_t max_bytes, cache_po
 /* Drops every entry (release callback) and frees the structures. */
 void cache_cache_destroy(cache_cache_t *cache);
 
-TM_SAFE void *cache_cache_find(cache_cache_t *cache, const char *key);
+TM_SAFE void *cache_cache_find(cache_cache_t *cache, const cache_key_t *key);
 /* Inserts entry (whose key must not be present), evicting entries by policy until the
  * count and byte limits allow it; each evicted entry is passed to release. */
 TM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *entry);

@@ -3,12 +3,11 @@
 #include "cache_hash.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct cache_hash_node {
     struct cache_hash_node *next;
-    unsigned long hash;
-    size_t key_length;
-    const char *key;
+    cache_key_t key;
     void *value;
 } cache_hash_node_t;
 
@@ -50,42 +49,58 @@ void cache_hash_destroy(cache_hash_t *table)
     free(table);
 }
 
-/* Address of the link that points at key's node (or at NULL where it would be appended). */
-TM_SAFE static cache_hash_node_t **find_link(const cache_hash_t *table, const char *key,
-                                             unsigned long *hash_out, size_t *length_out)
+/* The classic "times 33" string hash of 2.2's cache_hash. */
+void cache_key_init(cache_key_t *key, const char *text)
 {
-    size_t length;
-    unsigned long hash = tm_str_hash(key, &length);
-    cache_hash_node_t **link = &table->buckets[hash % table->bucket_count];
+    unsigned long hash = 0;
+    const char *p = text;
+    while (*p) {
+        hash = hash * 33 + (unsigned char)*p;
+        p++;
+    }
+    key->text = text;
+    key->length = (size_t)(p - text);
+    key->hash = hash;
+}
+
+/* Whether two keys of equal length have the same bytes. Uninstrumented (GCC rejects memcmp
+ * in transactions, and an instrumented loop costs a read barrier per byte): both strings
+ * are immutable while reachable. The caller's key is private; a stored key is written
+ * before its node is published and freed only after its entry left the table and every
+ * transaction that could still see it has ended (commit actions run after quiescence). */
+TM_PURE static int same_bytes(const char *a, const char *b, size_t length)
+{
+    return memcmp(a, b, length) == 0;
+}
+
+/* Address of the link that points at key's node (or at NULL where it would be appended). */
+TM_SAFE static cache_hash_node_t **find_link(const cache_hash_t *table, const cache_key_t *key)
+{
+    cache_hash_node_t **link = &table->buckets[key->hash % table->bucket_count];
     while (*link) {
         cache_hash_node_t *node = *link;
-        if (node->hash == hash && node->key_length == length && tm_str_equal(node->key, key))
+        if (node->key.hash == key->hash && node->key.length == key->length &&
+            same_bytes(node->key.text, key->text, key->length))
             break;
         link = &node->next;
     }
-    if (hash_out)
-        *hash_out = hash;
-    if (length_out)
-        *length_out = length;
     return link;
 }
 
-TM_SAFE void *cache_hash_get(const cache_hash_t *table, const char *key)
+TM_SAFE void *cache_hash_get(const cache_hash_t *table, const cache_key_t *key)
 {
-    cache_hash_node_t **link = find_link(table, key, NULL, NULL);
+    cache_hash_node_t **link = find_link(table, key);
     return *link ? (*link)->value : NULL;
 }
 
-TM_SAFE void *cache_hash_put(cache_hash_t *table, const char *key, void *value, int *out_of_memory)
+TM_SAFE void *cache_hash_put(cache_hash_t *table, const cache_key_t *key, void *value, int *out_of_memory)
 {
-    unsigned long hash;
-    size_t length;
-    cache_hash_node_t **link = find_link(table, key, &hash, &length);
+    cache_hash_node_t **link = find_link(table, key);
     *out_of_memory = 0;
     if (*link) {
         void *previous = (*link)->value;
         (*link)->value = value;
-        (*link)->key = key;
+        (*link)->key = *key;
         return previous;
     }
     cache_hash_node_t *node = malloc(sizeof(*node));
@@ -94,18 +109,16 @@ TM_SAFE void *cache_hash_put(cache_hash_t *table, const char *key, void *value, 
         return NULL;
     }
     node->next = NULL;
-    node->hash = hash;
-    node->key_length = length;
-    node->key = key;
+    node->key = *key;
     node->value = value;
     *link = node;
     table->count++;
     return NULL;
 }
 
-TM_SAFE void *cache_hash_remove(cache_hash_t *table, const char *key)
+TM_SAFE void *cache_hash_remove(cache_hash_t *table, const cache_key_t *key)
 {
-    cache_hash_node_t **link = find_link(table, key, NULL, NULL);
+    cache_hash_node_t **link = find_link(table, key);
     cache_hash_node_t *node = *link;
     if (!node)
         return NULL;

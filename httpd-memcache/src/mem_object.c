@@ -12,12 +12,14 @@ mem_object_t *mem_object_create(const char *key, size_t capacity, const mem_sync
     if (!object)
         return NULL;
     object->sync = sync;
-    object->key = strdup(key);
+    char *text = strdup(key);
     object->body = malloc(capacity ? capacity : 1);
-    if (!object->key || !object->body) {
+    if (!text || !object->body) {
+        free(text);
         mem_object_destroy(object);
         return NULL;
     }
+    cache_key_init(&object->key, text);
     object->body_capacity = capacity ? capacity : 1;
     object->refcount = 1;
     return object;
@@ -34,7 +36,7 @@ void mem_object_destroy(void *opaque)
     }
     free(object->headers);
     free(object->body);
-    free(object->key);
+    free((char *)object->key.text);
     free(object);
 }
 
@@ -125,9 +127,9 @@ TM_SAFE static cache_entry_meta_t *object_meta(void *entry)
     return &((mem_object_t *)entry)->meta;
 }
 
-TM_SAFE static const char *object_key(void *entry)
+TM_SAFE static const cache_key_t *object_key(void *entry)
 {
-    return ((mem_object_t *)entry)->key;
+    return &((mem_object_t *)entry)->key;
 }
 
 TM_SAFE static size_t object_size(void *entry)

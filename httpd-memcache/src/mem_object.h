@@ -25,7 +25,7 @@ typedef struct mem_headers {
 typedef struct mem_object {
     cache_entry_meta_t meta;
     const mem_sync_t *sync; /* of the cache the object belongs to */
-    char *key;
+    cache_key_t key;        /* text malloc'ed by the object, hash computed at creation */
     size_t size;          /* bytes charged to the cache: the body length, 0 while streaming */
     int refcount;
     int complete;         /* the whole body is stored; readers ignore incomplete objects */

@@ -54,7 +54,7 @@ static request_rec *main_request(request_rec *r)
  * or has stored it), so concurrent misses never replace each other's entries. */
 TM_SAFE static publish_result_t publish_new_locked(cache_cache_t *cache, mem_object_t *object)
 {
-    if (cache_cache_find(cache, object->key))
+    if (cache_cache_find(cache, &object->key))
         return PUBLISH_KEY_TAKEN;
     if (cache_cache_insert(cache, object) != CACHE_INSERT_OK)
         return PUBLISH_REFUSED;
@@ -70,7 +70,7 @@ TM_SAFE static void unindex_locked(cache_cache_t *cache, mem_object_t *object)
 }
 
 /* Drops whatever object is indexed under key; returns 1 if there was one. */
-TM_SAFE static int unindex_key_locked(cache_cache_t *cache, const char *key)
+TM_SAFE static int unindex_key_locked(cache_cache_t *cache, const cache_key_t *key)
 {
     mem_object_t *object = cache_cache_find(cache, key);
     if (object)
@@ -78,19 +78,10 @@ TM_SAFE static int unindex_key_locked(cache_cache_t *cache, const char *key)
     return object != NULL;
 }
 
-static apr_status_t release_request_reference(void *opaque);
-
-/* Runs after commit (tm) or under the lock: pool cleanups must not be registered inside a
- * transaction. */
-static void register_release(void *opaque)
-{
-    mem_request_t *request = opaque;
-    apr_pool_cleanup_register(request->pool, request, release_request_reference,
-                              apr_pool_cleanup_null);
-}
-
-/* The hit path: lookup, reference, priority update, snapshot of headers and info. */
-TM_SAFE static int open_locked(cache_cache_t *cache, const char *key, mem_request_t *request)
+/* The hit path: lookup, reference, priority update, snapshot of headers and info. The
+ * request's cleanup that drops the reference is registered before (a pool is not
+ * transaction-safe), and does nothing when request->object stays NULL. */
+TM_SAFE static int open_locked(cache_cache_t *cache, const cache_key_t *key, mem_request_t *request)
 {
     mem_object_t *object = cache_cache_find(cache, key);
     if (!object || !object->complete)
@@ -101,7 +92,6 @@ TM_SAFE static int open_locked(cache_cache_t *cache, const char *key, mem_reques
     request->headers = object->headers;
     request->info = object->info;
     request->invalidated = object->invalidated;
-    mem_sync_defer(&request->instance->sync, register_release, request);
     return 1;
 }
 
@@ -111,7 +101,7 @@ TM_SAFE static int open_locked(cache_cache_t *cache, const char *key, mem_reques
 TM_SAFE static int complete_locked(cache_cache_t *cache, mem_request_t *request)
 {
     mem_object_t *object = request->object;
-    mem_object_t *indexed = cache_cache_find(cache, object->key);
+    mem_object_t *indexed = cache_cache_find(cache, &object->key);
     if (indexed == object) {
         if (request->streamed) {
             cache_cache_remove(cache, object);
@@ -174,6 +164,8 @@ static apr_status_t release_request_reference(void *opaque)
     mem_object_t *object = request->object;
     free(request->pending_headers); /* a revalidation that never reached commit_entity */
     request->pending_headers = NULL;
+    if (!object)
+        return APR_SUCCESS; /* a lookup that missed */
     MEM_CRITICAL(&request->instance->sync, request_done_locked(request->instance->cache, object));
     return APR_SUCCESS;
 }
@@ -192,7 +184,7 @@ static apr_status_t store_failed(request_rec *r, mem_request_t *request, const c
     mem_object_t *object = request->object;
     mem_instance_t *instance = request->instance;
     ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s",
-                  object->key, why);
+                  object->key.text, why);
     request->failed = 1;
     mem_instance_count(instance, MEM_COUNT_NOT_STORED);
     MEM_CRITICAL(&instance->sync, unindex_locked(instance->cache, object));
@@ -281,8 +273,12 @@ static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
     mem_request_t *request = apr_pcalloc(r->pool, sizeof(*request));
     request->instance = instance;
     request->pool = main_request(r)->pool;
+    apr_pool_cleanup_register(request->pool, request, release_request_reference,
+                              apr_pool_cleanup_null);
+    cache_key_t lookup;
+    cache_key_init(&lookup, key);
     int found;
-    MEM_CRITICAL(&instance->sync, found = open_locked(instance->cache, key, request));
+    MEM_CRITICAL(&instance->sync, found = open_locked(instance->cache, &lookup, request));
     if (!found) {
         mem_instance_count(instance, MEM_COUNT_MISSES);
         return DECLINED;
@@ -446,11 +442,11 @@ static apr_status_t mem_commit_entity(cache_handle_t *h, request_rec *r)
     mem_instance_count(instance, cached ? MEM_COUNT_STORED : MEM_COUNT_NOT_STORED);
     if (cached)
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: stored %s (%" APR_SIZE_T_FMT
-                      " bytes)", request->object->key, request->object->body_length);
+                      " bytes)", request->object->key.text, request->object->body_length);
     else
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: it no "
                       "longer fits in the cache, or another request replaced it",
-                      request->object->key);
+                      request->object->key.text);
     return APR_SUCCESS;
 }
 
@@ -476,11 +472,12 @@ static int mem_remove_url(cache_handle_t *h, request_rec *r)
     mem_instance_t *instance = mem_config_of(r->server)->instance;
     if (!instance || !instance->cache || !h || !h->cache_obj || !h->cache_obj->key)
         return OK;
-    const char *key = h->cache_obj->key;
+    cache_key_t key;
+    cache_key_init(&key, h->cache_obj->key);
     int removed;
-    MEM_CRITICAL(&instance->sync, removed = unindex_key_locked(instance->cache, key));
+    MEM_CRITICAL(&instance->sync, removed = unindex_key_locked(instance->cache, &key));
     if (removed)
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: removed %s", key);
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: removed %s", key.text);
     return OK;
 }
 

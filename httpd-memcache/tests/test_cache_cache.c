@@ -8,13 +8,14 @@
 
 typedef struct entry {
     cache_entry_meta_t meta;
-    char key[16];
+    char text[16];
+    cache_key_t key;
     size_t size;
     int released;
 } entry_t;
 
 TM_SAFE static cache_entry_meta_t *entry_meta(void *e) { return &((entry_t *)e)->meta; }
-TM_SAFE static const char *entry_key(void *e) { return ((entry_t *)e)->key; }
+TM_SAFE static const cache_key_t *entry_key(void *e) { return &((entry_t *)e)->key; }
 TM_SAFE static size_t entry_size(void *e) { return ((entry_t *)e)->size; }
 TM_SAFE static void entry_release(void *e) { ((entry_t *)e)->released++; }
 
@@ -23,7 +24,8 @@ static const cache_entry_ops_t ops = {entry_meta, entry_key, entry_size, entry_r
 static void make_entry(entry_t *e, const char *key, size_t size)
 {
     memset(e, 0, sizeof(*e));
-    snprintf(e->key, sizeof(e->key), "%s", key);
+    snprintf(e->text, sizeof(e->text), "%s", key);
+    cache_key_init(&e->key, e->text);
     e->size = size;
 }
 
@@ -34,10 +36,12 @@ static cache_insert_result_t insert(cache_cache_t *cache, entry_t *e)
     return result;
 }
 
-static int present(cache_cache_t *cache, const char *key)
+static int present(cache_cache_t *cache, const char *text)
 {
     void *found;
-    IN_TX(found = cache_cache_find(cache, key));
+    cache_key_t key;
+    cache_key_init(&key, text);
+    IN_TX(found = cache_cache_find(cache, &key));
     return found != NULL;
 }
 
