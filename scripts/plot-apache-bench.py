@@ -4,7 +4,8 @@
 
 Writes, next to each other in OUTDIR (default: the CSV's folder), for NAME = the CSV's name:
   NAME.txt                medians with the spread (min-max) per point, the ratios tm/lock
-                          and mem/disk per point, and the study's goals checked
+                          and mem/disk per point, httpd's CPU time per request, and the
+                          study's goals checked
   NAME-s<S>.png           one figure per Zipf exponent: throughput and response time
                           against concurrent clients, per cache mode (median, band = spread)
   NAME-single-process.png httpd with one child in tm mode: throughput and aborts per
@@ -55,6 +56,8 @@ class Point:
                 per_tx.append(aborts / commits)
         self.aborts_per_tx = per_tx
         self.failed = sum(int(number(r.get("failed")) or 0) for r in rows)
+        self.cpu = [number(r.get("httpd_cpu_us_per_request")) for r in rows
+                    if number(r.get("httpd_cpu_us_per_request"))]
 
     def median(self, values=None):
         values = self.rates if values is None else values
@@ -140,6 +143,17 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
                     p = points.get((s, m, c))
                     line += f" {p.median(p.aborts_per_tx):11.4f}" if p and p.aborts_per_tx else f" {'-':>11}"
             out.append(line)
+        cpu_modes = [m for m in modes if any(points.get((s, m, c)) and points[(s, m, c)].cpu
+                                             for c in clients_list)]
+        if cpu_modes:
+            out.append("httpd CPU per request, microseconds (median; httpd's processes, not the CGI):")
+            out.append(f"{'clients':>7} " + " ".join(f"{MODE_SHORT[m]:>8}" for m in cpu_modes))
+            for c in clients_list:
+                cells = []
+                for m in cpu_modes:
+                    p = points.get((s, m, c))
+                    cells.append(f"{p.median(p.cpu):8.0f}" if p and p.cpu else f"{'-':>8}")
+                out.append(f"{c:>7} " + " ".join(cells))
         out.append("")
     if goals_tm or goals_disk:
         out.append("== Goals at s = 2")
