@@ -8,8 +8,9 @@ Writes, next to each other in OUTDIR (default: the CSV's folder), for NAME = the
                           study's goals checked
   NAME-s<S>.png           one figure per Zipf exponent: throughput and response time
                           against concurrent clients, per cache mode (median, band = spread)
-  NAME-single-process.png httpd with one child in tm mode: throughput and aborts per
-                          transaction against clients (libtm's per-process statistics)
+  NAME-single-process.png httpd with one child in tm mode: throughput, aborts per
+                          transaction and the share of serial runs against clients
+                          (libtm's per-process statistics)
 """
 import argparse
 import csv
@@ -55,6 +56,8 @@ class Point:
             if commits:
                 per_tx.append(aborts / commits)
         self.aborts_per_tx = per_tx
+        self.serial_share = [number(r["tm_serial"]) / number(r["tm_commits"]) for r in rows
+                             if number(r.get("tm_commits")) and number(r.get("tm_serial")) is not None]
         self.failed = sum(int(number(r.get("failed")) or 0) for r in rows)
         self.cpu = [number(r.get("httpd_cpu_us_per_request")) for r in rows
                     if number(r.get("httpd_cpu_us_per_request"))]
@@ -200,7 +203,9 @@ def style_axes(ax, clients_list, ylabel, log_y=False):
     ax.set_xlabel("concurrent siege clients")
     ax.set_ylabel(ylabel)
     if log_y:
+        import matplotlib.ticker
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     ax.grid(True, alpha=0.3)
 
 
@@ -232,9 +237,9 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
     if not tm_modes:
         print("plot-apache-bench: no tm mode in the CSV; single-process figure skipped")
         return
-    fig, axes = plt.subplots(2, len(exponents), figsize=(4.6 * len(exponents), 7.5), squeeze=False)
+    fig, axes = plt.subplots(3, len(exponents), figsize=(max(4.6 * len(exponents), 9), 10), squeeze=False)
     for column, s in enumerate(exponents):
-        top, bottom = axes[0][column], axes[1][column]
+        top, middle, bottom = axes[0][column], axes[1][column], axes[2][column]
         for m in ["mem-lock"] + tm_modes:
             if m in modes:
                 ps = [points.get((s, m, c)) for c in clients_list]
@@ -242,17 +247,20 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
                           linestyle="--" if m == "mem-lock" else "-")
         for m in tm_modes:
             ps = [points.get((s, m, c)) for c in clients_list]
-            draw_band(bottom, clients_list, ps, lambda p: p.aborts_per_tx, m)
+            draw_band(middle, clients_list, ps, lambda p: p.aborts_per_tx, m)
+            draw_band(bottom, clients_list, ps, lambda p: p.serial_share, m)
         top.set_title(f"Zipf s = {s}")
         style_axes(top, clients_list, "requests/s")
         top.set_ylim(bottom=0)
-        style_axes(bottom, clients_list, "aborts per committed transaction")
-        bottom.set_ylim(bottom=0)
+        style_axes(middle, clients_list, "aborts per committed transaction")
+        middle.set_ylim(bottom=0)
+        style_axes(bottom, clients_list, "share of transactions run serially")
+        bottom.set_ylim(0, 1.05)
     axes[0][0].legend(fontsize=8, loc="upper left")
-    fig.suptitle("httpd with one child (64 threads), MCacheSync tm: throughput and aborts per transaction\n"
-                 "(libtm's per-process statistics; lock mode dashed for reference)")
+    fig.suptitle("httpd with one child (64 threads) and MCacheSync tm: throughput, aborts and serial runs\n"
+                 "from libtm's per-process statistics (lock mode dashed for reference)")
     fig.text(0.5, 0.01, footer, ha="center", fontsize=7, color="dimgray")
-    fig.tight_layout(rect=(0, 0.03, 1, 0.93))
+    fig.tight_layout(rect=(0, 0.03, 1, 0.94))
     out = os.path.join(outdir, f"{name}-single-process.png")
     fig.savefig(out, dpi=110)
     plt.close(fig)
