@@ -209,6 +209,15 @@ def style_axes(ax, clients_list, ylabel, log_y=False):
     ax.grid(True, alpha=0.3)
 
 
+def save(plt, fig, footer, top, path):
+    """Writes fig to path with the run's conditions as a footer; top leaves room for the title."""
+    fig.text(0.5, 0.01, footer, ha="center", fontsize=7, color="dimgray")
+    fig.tight_layout(rect=(0, 0.03, 1, top))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(f"plot-apache-bench: wrote {path}")
+
+
 def plot(outdir, name, notes, points, exponents, modes, clients_list):
     import matplotlib
     matplotlib.use("Agg")
@@ -226,12 +235,7 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
         style_axes(right, clients_list, "mean response time, ms (clients / rate)", log_y=True)
         left.legend(fontsize=8, loc="upper left")
         fig.suptitle(f"man2html through httpd 2.4 with Zipf s = {s}: throughput and response time by cache mode")
-        fig.text(0.5, 0.01, footer, ha="center", fontsize=7, color="dimgray")
-        fig.tight_layout(rect=(0, 0.03, 1, 0.95))
-        out = os.path.join(outdir, f"{name}-s{s}.png")
-        fig.savefig(out, dpi=110)
-        plt.close(fig)
-        print(f"plot-apache-bench: wrote {out}")
+        save(plt, fig, footer, 0.95, os.path.join(outdir, f"{name}-s{s}.png"))
 
     tm_modes = [m for m in TM_MODES if m in modes]
     if not tm_modes:
@@ -259,12 +263,7 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
     axes[0][0].legend(fontsize=8, loc="upper left")
     fig.suptitle("httpd with one child (64 threads) and MCacheSync tm: throughput, aborts and serial runs\n"
                  "from libtm's per-process statistics (lock mode dashed for reference)")
-    fig.text(0.5, 0.01, footer, ha="center", fontsize=7, color="dimgray")
-    fig.tight_layout(rect=(0, 0.03, 1, 0.94))
-    out = os.path.join(outdir, f"{name}-single-process.png")
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    print(f"plot-apache-bench: wrote {out}")
+    save(plt, fig, footer, 0.94, os.path.join(outdir, f"{name}-single-process.png"))
 
 
 def main():

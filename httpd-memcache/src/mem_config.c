@@ -2,6 +2,7 @@
 #include "mem_config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <apr_strings.h>
@@ -119,46 +120,36 @@ static const char *parse_size(cmd_parms *cmd, const char *text, apr_size_t minim
     return NULL;
 }
 
-/* Records that the directive in cmd->info (a MEM_SET_* bit) was set in this section. */
-static const char *mark_set(cmd_parms *cmd, const char *error)
+static const char *mark_set(cmd_parms *cmd, unsigned bit, const char *error)
 {
     if (!error)
-        config_being_read(cmd)->set |= (unsigned)(apr_uintptr_t)cmd->info;
+        config_being_read(cmd)->set |= bit;
     return error;
 }
 
-static const char *set_cache_size(cmd_parms *cmd, void *unused, const char *arg)
+/* The directives that take a byte or object count: cmd->info describes which. */
+typedef struct size_directive {
+    unsigned bit;          /* MEM_SET_* */
+    size_t offset;         /* of the apr_size_t field in mem_cache_config_t */
+    apr_size_t minimum;
+    apr_size_t unit;       /* bytes per unit written (1024 for KBytes) */
+} size_directive_t;
+
+static const size_directive_t cache_size = {MEM_SET_CACHE_SIZE, offsetof(mem_cache_config_t, max_cache_bytes), 1, 1024};
+static const size_directive_t object_count = {MEM_SET_OBJECT_COUNT, offsetof(mem_cache_config_t, max_object_count), 1, 1};
+static const size_directive_t min_object = {MEM_SET_MIN_OBJECT, offsetof(mem_cache_config_t, min_object_size), 0, 1};
+static const size_directive_t max_object = {MEM_SET_MAX_OBJECT, offsetof(mem_cache_config_t, max_object_size), 1, 1};
+static const size_directive_t streaming = {MEM_SET_STREAMING, offsetof(mem_cache_config_t, max_streaming_buffer), 0, 1};
+
+static const char *set_size(cmd_parms *cmd, void *unused, const char *arg)
 {
     (void)unused;
-    apr_size_t kbytes;
-    const char *error = parse_size(cmd, arg, 1, &kbytes);
+    const size_directive_t *directive = cmd->info;
+    apr_size_t value;
+    const char *error = parse_size(cmd, arg, directive->minimum, &value);
     if (!error)
-        config_being_read(cmd)->max_cache_bytes = kbytes * 1024;
-    return mark_set(cmd, error);
-}
-
-static const char *set_max_object_count(cmd_parms *cmd, void *unused, const char *arg)
-{
-    (void)unused;
-    return mark_set(cmd, parse_size(cmd, arg, 1, &config_being_read(cmd)->max_object_count));
-}
-
-static const char *set_min_object_size(cmd_parms *cmd, void *unused, const char *arg)
-{
-    (void)unused;
-    return mark_set(cmd, parse_size(cmd, arg, 0, &config_being_read(cmd)->min_object_size));
-}
-
-static const char *set_max_object_size(cmd_parms *cmd, void *unused, const char *arg)
-{
-    (void)unused;
-    return mark_set(cmd, parse_size(cmd, arg, 1, &config_being_read(cmd)->max_object_size));
-}
-
-static const char *set_max_streaming_buffer(cmd_parms *cmd, void *unused, const char *arg)
-{
-    (void)unused;
-    return mark_set(cmd, parse_size(cmd, arg, 0, &config_being_read(cmd)->max_streaming_buffer));
+        *(apr_size_t *)((char *)config_being_read(cmd) + directive->offset) = value * directive->unit;
+    return mark_set(cmd, directive->bit, error);
 }
 
 /* Unlike 2.2 (which tested strcasecmp backwards), the word selects the algorithm it names. */
@@ -171,7 +162,7 @@ static const char *set_removal_algorithm(cmd_parms *cmd, void *unused, const cha
         config_being_read(cmd)->policy = CACHE_POLICY_GDSF;
     else
         return apr_psprintf(cmd->pool, "MCacheRemovalAlgorithm: '%s' is not LRU or GDSF", arg);
-    return mark_set(cmd, NULL);
+    return mark_set(cmd, MEM_SET_POLICY, NULL);
 }
 
 static const char *set_sync(cmd_parms *cmd, void *unused, const char *arg)
@@ -183,28 +174,26 @@ static const char *set_sync(cmd_parms *cmd, void *unused, const char *arg)
         config_being_read(cmd)->use_tm = 1;
     else
         return apr_psprintf(cmd->pool, "MCacheSync: '%s' is not lock or tm", arg);
-    return mark_set(cmd, NULL);
+    return mark_set(cmd, MEM_SET_SYNC, NULL);
 }
-
-#define BIT(b) ((void *)(apr_uintptr_t)(b))
 
 /* RSRC_CONF: the main server and <VirtualHost>; httpd itself rejects them in <Directory>,
  * <Location> and .htaccess with an error naming the directive. */
 const command_rec mem_config_directives[] = {
-    AP_INIT_TAKE1("MCacheSize", set_cache_size, BIT(MEM_SET_CACHE_SIZE), RSRC_CONF,
+    AP_INIT_TAKE1("MCacheSize", set_size, (void *)&cache_size, RSRC_CONF,
                   "Maximum memory used by the cache, in KBytes (default 100)"),
-    AP_INIT_TAKE1("MCacheMaxObjectCount", set_max_object_count, BIT(MEM_SET_OBJECT_COUNT), RSRC_CONF,
+    AP_INIT_TAKE1("MCacheMaxObjectCount", set_size, (void *)&object_count, RSRC_CONF,
                   "Maximum number of cached objects (default 1009)"),
-    AP_INIT_TAKE1("MCacheMinObjectSize", set_min_object_size, BIT(MEM_SET_MIN_OBJECT), RSRC_CONF,
+    AP_INIT_TAKE1("MCacheMinObjectSize", set_size, (void *)&min_object, RSRC_CONF,
                   "Smallest body cached, in bytes (default 1)"),
-    AP_INIT_TAKE1("MCacheMaxObjectSize", set_max_object_size, BIT(MEM_SET_MAX_OBJECT), RSRC_CONF,
+    AP_INIT_TAKE1("MCacheMaxObjectSize", set_size, (void *)&max_object, RSRC_CONF,
                   "Largest body cached, in bytes (default 10000)"),
-    AP_INIT_TAKE1("MCacheMaxStreamingBuffer", set_max_streaming_buffer, BIT(MEM_SET_STREAMING), RSRC_CONF,
+    AP_INIT_TAKE1("MCacheMaxStreamingBuffer", set_size, (void *)&streaming, RSRC_CONF,
                   "Largest body of unknown length buffered for caching, in bytes (default 100000, "
                   "at most MCacheMaxObjectSize)"),
-    AP_INIT_TAKE1("MCacheRemovalAlgorithm", set_removal_algorithm, BIT(MEM_SET_POLICY), RSRC_CONF,
+    AP_INIT_TAKE1("MCacheRemovalAlgorithm", set_removal_algorithm, NULL, RSRC_CONF,
                   "Eviction policy: LRU or GDSF (default GDSF)"),
-    AP_INIT_TAKE1("MCacheSync", set_sync, BIT(MEM_SET_SYNC), RSRC_CONF,
+    AP_INIT_TAKE1("MCacheSync", set_sync, NULL, RSRC_CONF,
                   "Synchronisation of the cache: lock (one mutex) or tm (transactions)"),
     {NULL}
 };
