@@ -145,7 +145,7 @@ static const char *set_size(cmd_parms *cmd, void *unused, const char *arg)
 {
     (void)unused;
     const size_directive_t *directive = cmd->info;
-    apr_size_t value;
+    apr_size_t value = 0;
     const char *error = parse_size(cmd, arg, directive->minimum, &value);
     if (!error)
         *(apr_size_t *)((char *)config_being_read(cmd) + directive->offset) = value * directive->unit;
