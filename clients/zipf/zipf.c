@@ -77,37 +77,40 @@ int main(int argc, char **argv)
 {
     const char *pages_path = NULL, *prefix = "", *out_path = NULL;
     double s = -1, sample = 2000, lines = 10000, seed = 20090504;
+    /* Every option but --help takes a value; an option is recognised before its value is
+     * looked for, so a typo is reported as unknown, not as missing a value. */
+    struct {
+        const char *name;
+        const char **text;  /* a text value */
+        double *number;     /* or a number, at least minimum */
+        double minimum;
+    } options[] = {
+        {"--pages", &pages_path, NULL, 0}, {"--prefix", &prefix, NULL, 0},
+        {"--out", &out_path, NULL, 0},     {"--s", NULL, &s, 0},
+        {"--sample", NULL, &sample, 1},    {"--lines", NULL, &lines, 1},
+        {"--seed", NULL, &seed, 0},
+    };
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i];
         if (!strcmp(option, "--help") || !strcmp(option, "-h")) {
             usage(stdout);
             return 0;
         }
+        size_t known = 0;
+        while (known < sizeof(options) / sizeof(options[0]) && strcmp(option, options[known].name))
+            known++;
+        if (known == sizeof(options) / sizeof(options[0])) {
+            fprintf(stderr, "zipf: unknown option '%s' (see --help)\n", option);
+            return 2;
+        }
         if (i + 1 >= argc) {
             fprintf(stderr, "zipf: %s needs a value (see --help)\n", option);
             return 2;
         }
         const char *value = argv[++i];
-        int rc = 0;
-        if (!strcmp(option, "--pages"))
-            pages_path = value;
-        else if (!strcmp(option, "--prefix"))
-            prefix = value;
-        else if (!strcmp(option, "--out"))
-            out_path = value;
-        else if (!strcmp(option, "--s"))
-            rc = parse_number(option, value, 0, &s);
-        else if (!strcmp(option, "--sample"))
-            rc = parse_number(option, value, 1, &sample);
-        else if (!strcmp(option, "--lines"))
-            rc = parse_number(option, value, 1, &lines);
-        else if (!strcmp(option, "--seed"))
-            rc = parse_number(option, value, 0, &seed);
-        else {
-            fprintf(stderr, "zipf: unknown option '%s' (see --help)\n", option);
-            return 2;
-        }
-        if (rc)
+        if (options[known].text)
+            *options[known].text = value;
+        else if (parse_number(option, value, options[known].minimum, options[known].number))
             return 2;
     }
     if (!pages_path || s < 0) {
