@@ -41,11 +41,26 @@ typedef struct mem_request {
 
 typedef enum { PUBLISH_OK, PUBLISH_KEY_TAKEN, PUBLISH_REFUSED } publish_result_t;
 
+static apr_status_t release_request_reference(void *opaque);
+
 static request_rec *main_request(request_rec *r)
 {
     while (r->main)
         r = r->main;
     return r;
+}
+
+/* A request's view of the cache, in the main request's pool with the cleanup that drops its
+ * reference: a subrequest's pool dies before the main request has sent the body (and before
+ * the main pool's cleanups run), so neither may live there. */
+static mem_request_t *new_request(request_rec *r, mem_instance_t *instance)
+{
+    apr_pool_t *pool = main_request(r)->pool;
+    mem_request_t *request = apr_pcalloc(pool, sizeof(*request));
+    request->instance = instance;
+    request->pool = pool;
+    apr_pool_cleanup_register(pool, request, release_request_reference, apr_pool_cleanup_null);
+    return request;
 }
 
 /* ---- critical sections (transaction_safe) ---- */
@@ -252,15 +267,11 @@ static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key,
         return DECLINED;
     }
 
-    mem_request_t *request = apr_pcalloc(r->pool, sizeof(*request));
-    request->instance = instance;
+    mem_request_t *request = new_request(r, instance);
     request->object = object;
-    request->pool = main_request(r)->pool;
     request->creator = 1;
     request->streamed = length < 0;
     request->expected_length = length;
-    apr_pool_cleanup_register(request->pool, request, release_request_reference,
-                              apr_pool_cleanup_null);
     h->cache_obj = make_cache_object(r, key, request);
     return OK;
 }
@@ -270,11 +281,7 @@ static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
     mem_instance_t *instance = mem_config_of(r->server)->instance;
     if (!instance || !instance->cache)
         return DECLINED;
-    mem_request_t *request = apr_pcalloc(r->pool, sizeof(*request));
-    request->instance = instance;
-    request->pool = main_request(r)->pool;
-    apr_pool_cleanup_register(request->pool, request, release_request_reference,
-                              apr_pool_cleanup_null);
+    mem_request_t *request = new_request(r, instance);
     cache_key_t lookup;
     cache_key_init(&lookup, key);
     int found;
