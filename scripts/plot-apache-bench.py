@@ -183,19 +183,62 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
     print(f"plot-apache-bench: wrote {path}")
 
 
-def draw_band(ax, xs, points, values_of, mode, **style):
-    medians, lows, highs, used = [], [], [], []
+def dodge(x, index, count):
+    """Shifts the index-th of count series a little along the log2 x axis, so that the
+    spreads of modes at the same point stand side by side instead of on top of each other."""
+    return x * 2 ** (0.07 * (index - (count - 1) / 2))
+
+
+def draw_series(ax, xs, points, values_of, mode, index=0, count=1, label=None, **style):
+    """Median line with a min-max bar over the repeats at each point."""
+    used, medians, below, above = [], [], [], []
     for x, p in zip(xs, points):
         values = values_of(p) if p else []
         if values:
-            used.append(x)
-            medians.append(statistics.median(values))
-            lows.append(min(values))
-            highs.append(max(values))
+            median = statistics.median(values)
+            used.append(dodge(x, index, count))
+            medians.append(median)
+            below.append(median - min(values))
+            above.append(max(values) - median)
     if not used:
         return
-    ax.plot(used, medians, marker="o", markersize=4, color=MODE_COLOR[mode], label=MODE_LABEL[mode], **style)
-    ax.fill_between(used, lows, highs, color=MODE_COLOR[mode], alpha=0.18, linewidth=0)
+    color = style.pop("color", MODE_COLOR.get(mode))
+    ax.errorbar(used, medians, yerr=[below, above], marker="o", markersize=4, capsize=2.5,
+                elinewidth=1, color=color, label=label or MODE_LABEL[mode], **style)
+
+
+def ratio_values(a, b):
+    """Median ratio a/b and its range over the repeats (lowest a / highest b .. highest / lowest)."""
+    if not a or not b or not a.rates or not b.rates:
+        return []
+    return [min(a.rates) / max(b.rates), a.median() / b.median(), max(a.rates) / min(b.rates)]
+
+
+def draw_ratio(ax, xs, s, points, top, bottom, index, count, **style):
+    used, medians, below, above = [], [], [], []
+    for x in xs:
+        values = ratio_values(points.get((s, top, x)), points.get((s, bottom, x)))
+        if values:
+            low, median, high = values
+            used.append(dodge(x, index, count))
+            medians.append(median)
+            below.append(median - low)
+            above.append(high - median)
+    if used:
+        ax.errorbar(used, medians, yerr=[below, above], marker="o", markersize=4, capsize=2.5,
+                    elinewidth=1, label=f"{MODE_LABEL[top]} / {MODE_LABEL[bottom]}", **style)
+
+
+def ratio_panel(ax, clients_list, s, points, tops, bottom, goal, title):
+    """Ratios top/bottom of requests/s per point for each mode in tops, with the goal line."""
+    for i, m in enumerate(tops):
+        draw_ratio(ax, clients_list, s, points, m, bottom, i, len(tops), color=MODE_COLOR[m])
+    if tops:
+        ax.axhline(goal, color="black", linewidth=1, linestyle=":")
+        ax.legend(fontsize=8, loc="best")
+    style_axes(ax, clients_list, "ratio of requests/s")
+    ax.set_title(title)
+    ax.set_ylim(bottom=0)
 
 
 def style_axes(ax, clients_list, ylabel, log_y=False):
@@ -226,35 +269,45 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
     import matplotlib.pyplot as plt
 
     footer = notes[0] if notes else ""
-    for s in exponents:
-        fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
-        for m in modes:
-            ps = [points.get((s, m, c)) for c in clients_list]
-            draw_band(left, clients_list, ps, lambda p: p.rates, m)
-            draw_band(right, clients_list, ps, lambda p: p.responses, m)
-        style_axes(left, clients_list, "requests/s (median; band: min-max of the repeats)")
-        left.set_ylim(bottom=0)
-        style_axes(right, clients_list, "mean response time, ms (clients / rate)", log_y=True)
-        left.legend(fontsize=8, loc="upper left")
-        fig.suptitle(f"man2html through httpd 2.4 with Zipf s = {s}: throughput and response time by cache mode")
-        save(plt, fig, footer, 0.95, os.path.join(outdir, f"{name}-s{s}.png"))
-
     tm_modes = [m for m in TM_MODES if m in modes]
+    mem_modes = [m for m in ("mem-lock", "mem-tm") if m in modes]
+    for s in exponents:
+        fig, axes = plt.subplots(2, 2, figsize=(12.5, 8.6))
+        (rate_ax, time_ax), (tm_ax, disk_ax) = axes
+        for i, m in enumerate(modes):
+            ps = [points.get((s, m, c)) for c in clients_list]
+            draw_series(rate_ax, clients_list, ps, lambda p: p.rates, m, i, len(modes))
+            draw_series(time_ax, clients_list, ps, lambda p: p.responses, m, i, len(modes))
+        style_axes(rate_ax, clients_list, "requests/s")
+        rate_ax.set_ylim(bottom=0)
+        rate_ax.set_title("throughput (median of the repeats, bar: min-max)")
+        rate_ax.legend(fontsize=8, loc="best")
+        style_axes(time_ax, clients_list, "ms (clients / throughput)", log_y=True)
+        time_ax.set_title("mean response time (log scale; lower is better)")
+        # The two questions of the study, as ratios with their goal lines.
+        ratio_panel(tm_ax, clients_list, s, points, tm_modes if "mem-lock" in modes else [],
+                    "mem-lock", 1.0, "transactions vs lock (goal at s = 2 from 4 clients: >= 1.0)")
+        ratio_panel(disk_ax, clients_list, s, points, mem_modes if "disk" in modes else [],
+                    "disk", 1.3, "memory cache vs disk cache (goal at s = 2: >= 1.3)")
+        fig.suptitle(f"man2html through httpd 2.4, Zipf s = {s}: cache modes against concurrent clients\n"
+                     "(ratio bars: lowest-highest over the repeats; dotted: the goal)")
+        save(plt, fig, footer, 0.94, os.path.join(outdir, f"{name}-s{s}.png"))
+
     if not tm_modes:
         print("plot-apache-bench: no tm mode in the CSV; single-process figure skipped")
         return
     fig, axes = plt.subplots(3, len(exponents), figsize=(max(4.6 * len(exponents), 9), 10), squeeze=False)
+    shown = [m for m in ["mem-lock"] + tm_modes if m in modes]
     for column, s in enumerate(exponents):
         top, middle, bottom = axes[0][column], axes[1][column], axes[2][column]
-        for m in ["mem-lock"] + tm_modes:
-            if m in modes:
-                ps = [points.get((s, m, c)) for c in clients_list]
-                draw_band(top, clients_list, ps, lambda p: p.rates, m,
-                          linestyle="--" if m == "mem-lock" else "-")
-        for m in tm_modes:
+        for i, m in enumerate(shown):
             ps = [points.get((s, m, c)) for c in clients_list]
-            draw_band(middle, clients_list, ps, lambda p: p.aborts_per_tx, m)
-            draw_band(bottom, clients_list, ps, lambda p: p.serial_share, m)
+            draw_series(top, clients_list, ps, lambda p: p.rates, m, i, len(shown),
+                        linestyle="--" if m == "mem-lock" else "-")
+        for i, m in enumerate(tm_modes):
+            ps = [points.get((s, m, c)) for c in clients_list]
+            draw_series(middle, clients_list, ps, lambda p: p.aborts_per_tx, m, i, len(tm_modes))
+            draw_series(bottom, clients_list, ps, lambda p: p.serial_share, m, i, len(tm_modes))
         top.set_title(f"Zipf s = {s}")
         style_axes(top, clients_list, "requests/s")
         top.set_ylim(bottom=0)
@@ -264,7 +317,8 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
         bottom.set_ylim(0, 1.05)
     axes[0][0].legend(fontsize=8, loc="upper left")
     fig.suptitle("httpd with one child (64 threads) and MCacheSync tm: throughput, aborts and serial runs\n"
-                 "from libtm's per-process statistics (lock mode dashed for reference)")
+                 "from libtm's per-process statistics (median, bar: min-max of the repeats; lock dashed "
+                 "for reference)")
     save(plt, fig, footer, 0.94, os.path.join(outdir, f"{name}-single-process.png"))
 
 
