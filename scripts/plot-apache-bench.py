@@ -99,6 +99,10 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
     out.append("Apache cache study (man2html through httpd 2.4, Zipf URL lists, siege)")
     out.append(f"command: {command}" if command else "")
     out.extend(notes)
+    runs = sorted({len(p.rates) for p in points.values()})
+    if runs and runs[0] != runs[-1]:
+        out.append(f"runs per point: {runs[0]}-{runs[-1]} (the run was cut short: the later repeats "
+                   "cover only some points)")
     out.append("requests/s: median of the repeats (min-max); ratios: median ratio [lowest-highest "
                "over the repeats]; hit = hit ratio of the memory cache (lock); aborts/tx = libtm "
                "aborts per committed transaction")
