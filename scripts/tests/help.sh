@@ -36,7 +36,7 @@ sandbox_for() {
         done
         [ ${#parts[@]} -gt 0 ] && [ "${parts[0]}" != . ] || break
         part=${parts[0]}; parts=("${parts[@]:1}")
-        rm "$sandbox/$dir$part"
+        rm -f "$sandbox/$dir$part"   # build/ and results/ are not linked
         mkdir "$sandbox/$dir$part"
         dir=$dir$part/
     done
@@ -74,6 +74,8 @@ for arg in "$@"; do
             fail "$rel $option exits with $status, not 0; stderr: $(head -c 300 "$work/err")"
         elif ! grep -qi usage "$work/out"; then
             fail "$rel $option prints no usage on standard output; it printed: $(head -c 300 "$work/out")"
+        elif code=$(grep -m 1 -E '^[[:space:]]*(set -[euo]|[A-Za-z_]+=["$(]|(if|for|while|case) .*(; *(then|do)| in)$)' "$work/out"); then
+            fail "$rel $option prints lines of its own code as usage: $code"
         else
             echo "ok: $rel $option: $(grep -i -m 1 usage "$work/out")"
         fi
