@@ -6,9 +6,21 @@
 # when mvdsv, ktx or the shared data are missing.
 # MVDSV_EXTRA_MAP=FILE.bsp adds a map of our own (e.g. from qwmapgen) beside the shared ones:
 # DIR/id1 is then a folder of links to the shared files plus that map.
+#   -h, --help: this text
 set -euo pipefail
-dir=${1:?usage: mvdsv-server.sh DIR PORT [MAP] [MAXCLIENTS]}
-port=${2:?usage: mvdsv-server.sh DIR PORT [MAP] [MAXCLIENTS]}
+usage="usage: mvdsv-server.sh DIR PORT [MAP] [MAXCLIENTS]   (-h, --help: more)"
+case "${1:-}" in
+    -h|--help)
+        echo "$usage"
+        # the comment block at the top of this file, up to its first line of code
+        awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"
+        exit 0 ;;
+    -*) echo "mvdsv-server.sh: unknown option $1 ($usage)" >&2; exit 2 ;;
+esac
+[ $# -ge 2 ] || { echo "mvdsv-server.sh: DIR and PORT are needed ($usage)" >&2; exit 2; }
+dir=$1
+port=$2
+case $port in ''|*[!0-9]*) echo "mvdsv-server.sh: PORT $port is not a number ($usage)" >&2; exit 2 ;; esac
 map=${3:-crateprefab_dm}
 maxclients=${4:-32}
 here=$(cd "$(dirname "$0")" && pwd)
