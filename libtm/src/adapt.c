@@ -60,8 +60,6 @@ static struct {
     int64_t epoch_start_ns;
 } tuner = { .probing = -1, .best = -1, .hold_ns = MIN_HOLD_NS };
 
-__thread unsigned tm_adapt_batched;
-
 static int64_t now_ns(void)
 {
     struct timespec ts;
@@ -253,8 +251,8 @@ static void maybe_next_epoch(struct tm_tx *tx)
 
 void tm_adapt_count(struct tm_tx *tx)
 {
-    atomic_fetch_add_explicit(&tuner.commits, tm_adapt_batched, memory_order_relaxed);
-    tm_adapt_batched = 0;
+    atomic_fetch_add_explicit(&tuner.commits, tx->adapt_batched, memory_order_relaxed);
+    tx->adapt_batched = 0;
     maybe_next_epoch(tx);
 }
 

@@ -10,12 +10,11 @@ void tm_adapt_count(struct tm_tx *tx);
 void tm_adapt_htm_commits(struct tm_tx *tx, unsigned commits);
 void tm_adapt_threads_changed(struct tm_tx *tx, unsigned count); /* tx NULL: a thread left */
 void tm_adapt_init(void);
-extern __thread unsigned tm_adapt_batched;
 #define TM_ADAPT_BATCH 32
 
 static inline void tm_adapt_commit(struct tm_tx *tx)
 {
-    if (unlikely(++tm_adapt_batched >= TM_ADAPT_BATCH))
+    if (unlikely(++tx->adapt_batched >= TM_ADAPT_BATCH))
         tm_adapt_count(tx);
 }
 

@@ -1,9 +1,11 @@
 /* _ITM_beginTransaction and the restart jump: the only assembly in libtm.
  *
- * begin saves what a restart must restore (libtm/ABI.md §5): the caller's stack pointer after
- * return (the CFA), the callee-saved registers and the return address, into a struct tm_jmpbuf
- * on its own stack, and calls tm_begin(properties, &jmpbuf), which copies the buffer into the
- * thread's descriptor. Restarting reloads the registers, sets %rsp to the CFA and jumps to the
+ * begin first calls tm_begin_serial(properties), the serial fast path (transaction.c): a
+ * transaction that cannot cancel, while transactions run one at a time, never restarts and
+ * needs no checkpoint. Otherwise it saves what a restart must restore (libtm/ABI.md §5): the
+ * caller's stack pointer after return (the CFA), the callee-saved registers and the return
+ * address, into a struct tm_jmpbuf on its own stack, and calls tm_begin(properties,
+ * &jmpbuf), which copies the buffer into the thread's descriptor. Restarting reloads the registers, sets %rsp to the CFA and jumps to the
  * return address with the action word in %eax: to the caller, begin returned a second time.
  * No CET shadow-stack note: tm_longjmp does not unwind a shadow stack.
  *
@@ -27,6 +29,7 @@
     .hidden tm_stats_enabled
     .hidden tm_htm_nested
     .hidden tm_begin
+    .hidden tm_begin_serial
 
     .globl  _ITM_beginTransaction
     .type   _ITM_beginTransaction, @function
@@ -37,6 +40,15 @@ _ITM_beginTransaction:
     cmpb    $0, tm_serial_lock+TM_SERIAL_LOCK_HTM_MODE_OFFSET(%rip) /* htm mode on? */
     jne     .Lhtm_candidate
 .Lsoftware:
+    pushq   %rdi                    /* keeps the properties; aligns %rsp to 16 for the call */
+    .cfi_adjust_cfa_offset 8
+    call    tm_begin_serial         /* the action word, or 0: go on with a checkpoint */
+    popq    %rdi
+    .cfi_adjust_cfa_offset -8
+    testl   %eax, %eax
+    jz      .Lcheckpoint
+    ret
+.Lcheckpoint:
     leaq    8(%rsp), %rax           /* CFA: %rsp once we have returned */
     subq    $72, %rsp               /* 64-byte tm_jmpbuf + padding; keeps %rsp 16-aligned */
     .cfi_adjust_cfa_offset 72

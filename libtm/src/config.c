@@ -34,6 +34,7 @@ int libtm_set_contention_manager(const char *name)
     for (int i = 0; i < CM_POLICY_COUNT; i++) {
         if (name && strcmp(name, tm_cm_names[i]) == 0) {
             tm_config.cm = i;
+            tm_config.cm_hears_ends = tm_cm_hears_ends(i);
             return 0;
         }
     }

@@ -31,9 +31,13 @@ void tm_cm_before_restart(struct tm_tx *tx);
 void tm_cm_ended(struct tm_tx *tx, bool committed);
 static inline void tm_cm_transaction_end(struct tm_tx *tx, bool committed)
 {
-    int cm = tm_config.cm;
-    if (unlikely(cm != CM_BACKOFF && cm != CM_IMMEDIATE && cm != CM_YIELD))
+    if (unlikely(tm_config.cm_hears_ends))
         tm_cm_ended(tx, committed);
+}
+/* Whether `cm` needs tm_cm_ended (tm_config.cm_hears_ends, kept with tm_config.cm). */
+static inline bool tm_cm_hears_ends(int cm)
+{
+    return cm != CM_BACKOFF && cm != CM_IMMEDIATE && cm != CM_YIELD;
 }
 void tm_cm_thread_start(struct tm_tx *tx);
 void tm_cm_thread_exit(struct tm_tx *tx);

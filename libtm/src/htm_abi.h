@@ -11,7 +11,7 @@
 #define TM_TCB_OFFSET 0x50
 
 /* struct tm_tx field the begin stub writes when statistics are on. */
-#define TM_TX_HTM_SITE_OFFSET 16 /* void *htm_site: begin site of the hardware transaction */
+#define TM_TX_HTM_SITE_OFFSET 136 /* void *htm_site: begin site of the hardware transaction */
 
 /* Properties that allow the hardware path: an uninstrumented path to run, an instrumented one
  * (a transaction without it must be irrevocable at once), no cancel, no certain irrevocability,

@@ -172,20 +172,20 @@ static inline bool take_exclusive_fast(struct tm_tx *tx)
     return true;
 }
 
-static inline __attribute__((always_inline)) bool begin_serial(struct tm_tx *tx, uint32_t props,
-                                                              const struct tm_jmpbuf *jb)
+/* Only what an exclusive transaction that cannot cancel reads again: no checkpoint (it never
+ * restarts), no outer properties or private-stack bound (only restarts and rollbacks read
+ * them), no begin site or depth record (statistics are off on this path). tx->algo already is
+ * tm_algo_irrevocable: between transactions it always is. */
+static inline __attribute__((always_inline)) bool begin_serial(struct tm_tx *tx, uint32_t props)
 {
     if ((props & (pr_hasNoAbort | pr_undoLogCode)) != pr_hasNoAbort || tm_stats_enabled ||
-        tm_mode_algo() != &tm_algo_serial || !take_exclusive_fast(tx))
+        atomic_load_explicit(&tm_serial_lock.algo, memory_order_relaxed) != TM_ALGO_serial ||
+        !take_exclusive_fast(tx))
         return false;
     tx->state = TX_IRREVOCABLE;
-    tx->algo = &tm_algo_irrevocable;
     tx->irrevocable_needed = needs_irrevocability(props);
     tx->depth = 1;
-    tx->max_depth = 1;
-    tx->props = tx->outer_props = props;
-    tx->stack_top = (uintptr_t)jb->cfa;
-    tx->site = jb->rip;
+    tx->props = props;
     tx->id = tm_next_id(tx);
     tm_eh_begin(tx);
     return true;
@@ -199,13 +199,11 @@ static inline __attribute__((always_inline)) bool commit_serial(struct tm_tx *tx
     release_serial_lock(tx);
     tx->depth = 0;
     tx->state = TX_INACTIVE;
-    tx->stack_top = 0;
     tm_event_commit(tx);
     return true;
 }
 
-static uint32_t __attribute__((noinline)) begin_general(uint32_t props,
-                                                       const struct tm_jmpbuf *jb)
+static inline uint32_t begin_general(uint32_t props, const struct tm_jmpbuf *jb)
 {
     struct tm_tx *tx = tm_self();
     if (unlikely(props & pr_undoLogCode))
@@ -224,6 +222,22 @@ static uint32_t __attribute__((noinline)) begin_general(uint32_t props,
     return start_outermost(tx, jb);
 }
 
+/* The stub calls this first, before it saves any register: the serial fast path, or 0 when
+ * the transaction needs tm_begin and its checkpoint. */
+uint32_t tm_begin_serial(uint32_t props) __attribute__((visibility("hidden")));
+
+uint32_t tm_begin_serial(uint32_t props)
+{
+    /* Inside a hardware transaction (a cancellable nested begin) it must abort first. */
+    tm_htm_need_software();
+    props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (htm_abi.h) */
+    struct tm_tx *tx = tm_current;
+    if (likely(tx && tx->depth == 0 && tx->generation == tm_fork_generation) &&
+        begin_serial(tx, props))
+        return (props & pr_uninstrumentedCode) ? a_runUninstrumentedCode : a_runInstrumentedCode;
+    return 0;
+}
+
 uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
     __attribute__((visibility("hidden")));
 
@@ -233,10 +247,6 @@ uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
      * nested transaction, say): the whole transaction retries in software. */
     tm_htm_need_software();
     props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (htm_abi.h) */
-    struct tm_tx *tx = tm_current;
-    if (likely(tx && tx->depth == 0 && tx->generation == tm_fork_generation) &&
-        begin_serial(tx, props, jb))
-        return (props & pr_uninstrumentedCode) ? a_runUninstrumentedCode : a_runInstrumentedCode;
     return begin_general(props, jb);
 }
 

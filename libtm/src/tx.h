@@ -98,36 +98,44 @@ struct tm_cm_state {
     bool lowered;          /* priority, softprio: the nice value is raised now */
 };
 
+/* Which side of the serial lock a transaction holds (struct tm_tx's serial_hold). */
+enum tm_hold { HOLD_NONE, HOLD_READ, HOLD_WRITE };
+
 struct tm_tx {
-    /* --- private, hot --- */
+    /* --- private; every begin and commit uses these: one cache line --- */
     const struct tm_algo *algo; /* the barriers' algorithm: tm_algo_irrevocable when inactive */
     enum tm_state state;
-    enum { HOLD_NONE, HOLD_READ, HOLD_WRITE } serial_hold; /* serial lock side held */
-    void *htm_site;      /* begin site of the hardware transaction (statistics; htm_abi.h) */
     unsigned depth;      /* software nesting depth; hardware transactions leave it 0 */
     uint32_t props;
+    unsigned generation; /* tm_fork_generation when this thread took the descriptor */
+    uint64_t id, id_block_end;
+    struct tm_thread_stats *stats; /* the registry's too: kept with the descriptor */
+    /* C++ exception state */
+    uint32_t cxa_catch_count;
+    uint32_t cxa_uncaught_saved;
+    unsigned adapt_batched; /* commits not yet added to the adaptive policy's count (adapt.h) */
+    uint8_t serial_hold; /* enum tm_hold */
+    bool irrevocable_needed; /* the code asked for it (unsafe call, mode change, no
+                              * instrumented path), as opposed to serial by policy */
+    bool go_serial;      /* next (re)start runs exclusively (retry policy) */
+    /* --- what a commit runs after the transaction; the serial commit checks the lengths --- */
+    _Alignas(TM_CACHELINE) struct tm_log actions;
+    struct tm_log allocs;
+    struct tm_log exception_objects; /* {ptr, size} of exceptions allocated by this transaction */
+    /* --- private, used by revocable transactions --- */
+    void *htm_site;      /* begin site of the hardware transaction (statistics; htm_abi.h) */
     uint64_t htm_commits; /* hardware commits of this thread (statistics read it racily) */
     struct tm_log undo_log;
     /* CFA of the innermost transaction that can roll back: stack below it (frames of functions
      * called inside that transaction) is dead after a rollback, so stores there bypass the
-     * algorithm (no orecs, no logs). */
+     * algorithm (no orecs, no logs). Meaningless while no revocable transaction runs. */
     uintptr_t stack_top;
     uintptr_t stack_lo;  /* lowest address of the thread's stack (0 if unknown) */
     uint64_t bytes_read, bytes_written; /* counted by the barriers while statistics are on */
-    struct tm_log actions;
-    struct tm_log allocs;
     struct tm_log checkpoints;
-    struct tm_log exception_objects; /* {ptr, size} of exceptions allocated by this transaction */
     struct tm_jmpbuf jb; /* where the outermost transaction restarts */
-    uint64_t id, id_block_end;
     uint32_t restarts;   /* of the current outermost transaction */
-    bool go_serial;      /* next (re)start runs exclusively (retry policy) */
-    bool irrevocable_needed; /* the code asked for it (unsafe call, mode change, no
-                              * instrumented path), as opposed to serial by policy */
     uint32_t outer_props; /* properties of the outermost transaction (restarts) */
-    /* C++ exception state */
-    uint32_t cxa_catch_count;
-    uint32_t cxa_uncaught_saved;
     /* statistics of the current transaction */
     void *site;               /* return address of the outermost begin */
     uint64_t start_cycles;
@@ -157,8 +165,6 @@ struct tm_tx {
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */
     _Atomic bool in_use;
     unsigned thread_index;
-    unsigned generation; /* tm_fork_generation when this thread took the descriptor */
-    struct tm_thread_stats *stats;
 
     /* --- each algorithm's private state (algo.h) --- */
     _Alignas(TM_CACHELINE) unsigned char algo_state[TM_ALGO_COUNT][TM_ALGO_STATE_SIZE];
@@ -331,6 +337,7 @@ struct tm_config {
     const struct tm_algo *forced; /* LIBTM_ALGO: this algorithm only, no adaptation */
     unsigned retries;             /* restarts before going serial */
     int cm;                       /* contention manager (contention.h) */
+    bool cm_hears_ends;           /* ... which wants to hear of every transaction's end */
     int verbose;                  /* LIBTM_VERBOSE: 1 start and exit lines, 2 also each
                                    * adaptive round's measurements */
     bool rtm;                     /* the CPU has usable RTM */
