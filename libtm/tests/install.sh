@@ -225,6 +225,8 @@ if run_make "$work/install-system.log" install-system PREFIX="$system_prefix"; t
     grep -q "WARNING:.*EVERY program" "$work/install-system.log" &&
         grep -q "WARNING: Undo: make uninstall-system" "$work/install-system.log" ||
         fail "make install-system does not warn that it replaces GCC's libitm and how to undo it"
+    ! grep -q "private: other -fgnu-tm programs keep GCC's libitm" "$work/install-system.log" ||
+        fail "make install-system says the install is private, which it is not"
     first=$(grep -v '^make' "$work/install-system.log" | head -n 1)
     case $first in WARNING:*) ;; *) fail "make install-system does not warn first: '$first'" ;; esac
     if is_libtm "$system_prefix/lib/libitm.so.1"; then
