@@ -327,12 +327,19 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("csv", help="CSV written by scripts/apache-bench")
+    parser = argparse.ArgumentParser(usage="%(prog)s [-h] [--command COMMAND] [--no-plots] csv [outdir]",
+                                     description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    # csv is checked below, after the options: an unknown option is named as such (argparse
+    # would first complain that csv is missing).
+    parser.add_argument("csv", nargs="?", help="CSV written by scripts/apache-bench")
     parser.add_argument("outdir", nargs="?", help="output folder (default: the CSV's)")
     parser.add_argument("--command", default="", help="the command that produced the CSV (quoted in the table)")
     parser.add_argument("--no-plots", action="store_true", help="write the table only")
-    args = parser.parse_args()
+    args, unknown = parser.parse_known_args()
+    if unknown:
+        parser.error("unknown option " + " ".join(unknown))
+    if not args.csv:
+        parser.error("name the CSV written by scripts/apache-bench")
     try:
         notes, rows, points = load(args.csv)
     except (OSError, KeyError, ValueError) as error:

@@ -10,11 +10,20 @@ import sys
 def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog=os.path.basename(argv[0]),
+        usage="%(prog)s [-h] CSV OUTPUT_DIR",
         description=__doc__ + " scripts/libtm-cm-bench runs it.")
-    ap.add_argument("csv", metavar="CSV", help="the measurements written by scripts/libtm-cm-bench")
-    ap.add_argument("out", metavar="OUTPUT_DIR",
+    # Both are checked after the options, so that an unknown option is named as such
+    # (argparse would first complain that CSV is missing).
+    ap.add_argument("csv", metavar="CSV", nargs="?",
+                    help="the measurements written by scripts/libtm-cm-bench")
+    ap.add_argument("out", metavar="OUTPUT_DIR", nargs="?",
                     help="where libtm-cm-bench-WORKLOAD.png goes, one per workload of the CSV")
-    return ap.parse_args(argv[1:])
+    args, unknown = ap.parse_known_args(argv[1:])
+    if unknown:
+        ap.error("unknown option " + " ".join(unknown))
+    if not args.out:
+        ap.error("name the CSV and the OUTPUT_DIR")
+    return args
 
 
 def main(argv):
