@@ -9,6 +9,7 @@
 #include "sv_chat.h"
 #include "sv_client.h"
 #include "sv_cmd.h"
+#include "sv_console.h"
 #include "sv_cvar.h"
 #include "sv_frame.h"
 #include "sv_log.h"
@@ -149,6 +150,7 @@ static void cmd_quit(const sv_args *a)
 {
     (void)a;
     sv_log("quit requested by %s", sv_cmd_source());
+    sv_console_stopping();
     sv_frame_request_quit();
 }
 

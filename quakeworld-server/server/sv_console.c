@@ -82,6 +82,13 @@ void sv_console_start(void)
     sv_log("console on stdin: type cmdlist for the commands");
 }
 
+static bool stopping; /* master only */
+
+void sv_console_stopping(void)
+{
+    stopping = true;
+}
+
 void sv_console_run_pending(void)
 {
     static char lines[QUEUE_LINES][LINE_SIZE];
@@ -98,7 +105,7 @@ void sv_console_run_pending(void)
         sv_cmd_execute(lines[i], NULL);
     if (skipped)
         sv_log("console: %d line(s) longer than %d characters ignored", skipped, LINE_SIZE - 2);
-    if (end && !end_reported) {
+    if (end && !end_reported && !stopping) {
         end_reported = true;
         sv_log("console: end of input on stdin; the server keeps running (stop it with "
                "SIGTERM, or \"quit\" over rcon)");

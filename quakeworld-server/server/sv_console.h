@@ -9,5 +9,8 @@
 void sv_console_start(void);
 /* Master, between frames: runs the lines read since the last call. */
 void sv_console_run_pending(void);
+/* The server is stopping (quit): the end of the input is not reported, as the server does
+ * not keep running. */
+void sv_console_stopping(void);
 
 #endif

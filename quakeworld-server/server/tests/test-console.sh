@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The console on stdin, through a pipe: say reaches a player, status lists the players,
 # kick drops one, map changes the map; the end of input leaves the server running; quit
-# stops it (exit 0, final statistics).
+# stops it (exit 0, final statistics), and a piped quit is not followed by "keeps running".
 . "$(dirname "$0")/lib.sh"
 pick_map
 port=27562
@@ -58,4 +58,13 @@ exec 4>&-
 [ $rc = 0 ] || fail "qwsv exited with $rc after quit: $(tail -5 "$tmp/quit.log")"
 grep -q "quit requested by console" "$tmp/quit.log" || fail "quit is not logged"
 grep -q "qwsv-stats scope=final" "$tmp/quit.log" || fail "no final statistics after quit"
+
+# quit from a script's pipe, whose end follows at once: the log does not claim that the
+# server keeps running
+printf 'status\nquit\n' | QW_CHKTBL=$chktbl "$QWSV" -ip 127.0.0.1 -port $port -basedir "$basedir" \
+    -map "$map" >"$tmp/piped-quit.log" 2>&1 3>&- 4>&-
+rc=$?
+[ $rc = 0 ] || fail "qwsv exited with $rc after a piped quit: $(tail -5 "$tmp/piped-quit.log")"
+! grep -q "keeps running" "$tmp/piped-quit.log" ||
+    fail "after quit the log says the server keeps running: $(grep 'keeps running' "$tmp/piped-quit.log")"
 echo "ok"
