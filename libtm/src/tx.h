@@ -303,7 +303,8 @@ struct tm_wait {
 struct tm_wait tm_wait_start(void);
 bool tm_wait_spinning(struct tm_wait *wait);
 void tm_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ns);
-void tm_futex_wake(_Atomic uint32_t *word);
+void tm_futex_wake(_Atomic uint32_t *word);     /* every sleeper */
+void tm_futex_wake_one(_Atomic uint32_t *word); /* one sleeper */
 
 /* transaction.c */
 void tm_restart(struct tm_tx *tx, enum tm_abort_reason reason) __attribute__((noreturn));
