@@ -417,6 +417,9 @@ void sv_map_unload(void)
 
 /* The sequence checksum table: QW_CHKTBL=FILE, else BASEDIR/protocol/chktbl.bin. Loaded
  * with the first map; without it clc_move checksums are not verified. */
+/* The table is id Software's (GPL-2), not in this repository: the README says how to get it. */
+#define CHKTBL_HOWTO "quakeworld-server/server/README.md, \"The free maps and the checksum table\""
+
 static void load_chktbl(const char *basedir)
 {
     static bool tried;
@@ -429,12 +432,13 @@ static void load_chktbl(const char *basedir)
     const char *path = envtbl && *envtbl ? envtbl : tblpath;
     sv.have_chktbl = qw_chktbl_load(&sv.chktbl, path, tblerr, sizeof tblerr);
     if (!sv.have_chktbl && access(path, F_OK) != 0)
-        sv_log("not verifying clc_move checksums: no table at %s (copy the 1024-byte "
-               "chktbl.bin of ../shared/quake/protocol there, or set QW_CHKTBL=FILE)", path);
+        sv_log("not verifying clc_move checksums: no table at %s (put the protocol's 1024-byte "
+               "chktbl.bin there, or set QW_CHKTBL=FILE; how to make it: " CHKTBL_HOWTO ")",
+               path);
     else if (!sv.have_chktbl)
         sv_log("not verifying clc_move checksums: %s is not a valid table (it must hold the "
-               "1024 bytes of ../shared/quake/protocol/chktbl.bin; or set QW_CHKTBL=FILE)",
-               path);
+               "protocol's 1024-byte table; or set QW_CHKTBL=FILE; how to make it: "
+               CHKTBL_HOWTO ")", path);
 }
 
 bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen)

@@ -35,6 +35,9 @@ for opt in $(grep -o -- ' -[a-z][a-z]*' "$tmp/warning"); do
 done
 grep -q "QW_CHKTBL=FILE" "$tmp/warning" || fail "the warning does not name QW_CHKTBL"
 grep -q "$basedir/protocol/chktbl.bin" "$tmp/warning" || fail "the warning does not say where"
+grep -q "README.md, \"The free maps and the checksum table\"" "$tmp/warning" ||
+    fail "the warning does not say how to get the table"
+! grep -q "\.\./shared" "$tmp/warning" || fail "the warning points outside the repository"
 echo "garbage" >"$tmp/bad-table"
 QW_CHKTBL=$tmp/bad-table "$QWSV" -basedir "$basedir" -map "$map" -ip 127.0.0.1 -port $port \
     -quitafter 0.2 </dev/null >"$tmp/out" 2>&1 || fail "qwsv with a bad table: $(cat "$tmp/out")"
