@@ -11,41 +11,12 @@
  * be doomed (it validated when it took the lock), and every reader re-validates after each
  * writer's commit before it uses another value, so no transaction acts on data that a
  * committed transaction made private. */
-#include "tx.h"
+#include "algo_norec.h"
 #include "events.h"
 
 #include <string.h>
 
-static struct {
-    _Alignas(TM_CACHELINE) _Atomic uint64_t seq;
-    char pad[TM_CACHELINE - sizeof(uint64_t)];
-} seqlock;
-
-/* A logged read of up to 8 bytes. Longer reads go to the byte log as a struct long_read
- * followed by the bytes, padded to 8. */
-struct value_entry {
-    const void *addr;
-    uint64_t value;
-    size_t len;
-};
-
-struct long_read {
-    const void *addr;
-    size_t len;
-};
-
-struct norec_tx {
-    uint64_t snapshot;
-    bool writer; /* holds the sequence lock */
-    struct tm_log values; /* struct value_entry */
-    struct tm_log longs;  /* struct long_read + bytes */
-};
-_Static_assert(sizeof(struct norec_tx) <= TM_ALGO_STATE_SIZE, "norec state too large");
-
-static inline struct norec_tx *state(struct tm_tx *tx)
-{
-    return tm_algo_state(tx, TM_ALGO_norec, struct norec_tx);
-}
+struct tm_norec_seqlock tm_norec_seqlock;
 
 static inline size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
@@ -98,7 +69,7 @@ static uint64_t wait_unlocked(struct tm_tx *tx)
 {
     unsigned round = 0;
     for (;;) {
-        uint64_t seq = atomic_load_explicit(&seqlock.seq, memory_order_acquire);
+        uint64_t seq = atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_acquire);
         if (!(seq & 1))
             return seq;
         if (tm_serial_writer_active())
@@ -115,21 +86,21 @@ static uint64_t revalidate(struct tm_tx *tx, const struct norec_tx *s)
         if (!values_unchanged(tx, s))
             tm_restart(tx, ABORT_VALIDATE);
         atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&seqlock.seq, memory_order_relaxed) == seq)
+        if (atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_relaxed) == seq)
             return seq;
     }
 }
 
 static void norec_begin(struct tm_tx *tx)
 {
-    struct norec_tx *s = state(tx);
+    struct norec_tx *s = tm_norec_state(tx);
     s->snapshot = wait_unlocked(tx);
     s->writer = false;
 }
 
 static void norec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
 {
-    struct norec_tx *s = state(tx);
+    struct norec_tx *s = tm_norec_state(tx);
     if (s->writer) {
         memcpy(dst, addr, len);
         return;
@@ -137,59 +108,25 @@ static void norec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len
     for (;;) {
         memcpy(dst, addr, len);
         atomic_thread_fence(memory_order_acquire);
-        if (likely(atomic_load_explicit(&seqlock.seq, memory_order_relaxed) == s->snapshot))
+        if (likely(atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_relaxed) == s->snapshot))
             break;
         s->snapshot = revalidate(tx, s);
     }
     log_value(s, addr, dst, len);
 }
 
-static uint64_t __attribute__((noinline)) load_slow(struct tm_tx *tx, const void *addr,
-                                                    size_t len)
+uint64_t tm_norec_load_slow(struct tm_tx *tx, const void *addr, size_t len)
 {
     uint64_t value = 0;
     norec_read(tx, addr, &value, len);
     return value;
 }
 
-static inline uint64_t load_sized(const void *addr, size_t len)
-{
-    switch (len) {
-    case 8: return *(const uint64_t *)addr;
-    case 4: return *(const uint32_t *)addr;
-    case 2: return *(const uint16_t *)addr;
-    default: return *(const uint8_t *)addr;
-    }
-}
-
-/* The hot path: an aligned value while no writer committed since the snapshot. */
-static inline uint64_t norec_load(struct tm_tx *tx, const void *addr, size_t len)
-{
-    struct norec_tx *s = state(tx);
-    if (likely(((uintptr_t)addr & (len - 1)) == 0)) {
-        uint64_t value = load_sized(addr, len);
-        if (s->writer)
-            return value;
-        atomic_thread_fence(memory_order_acquire);
-        size_t used = s->values.len;
-        if (likely(atomic_load_explicit(&seqlock.seq, memory_order_relaxed) == s->snapshot &&
-                   used + sizeof(struct value_entry) <= s->values.cap)) {
-            struct value_entry *e = (struct value_entry *)(void *)(s->values.data + used);
-            s->values.len = used + sizeof *e;
-            e->addr = addr;
-            e->value = value;
-            e->len = len;
-            return value;
-        }
-    }
-    return load_slow(tx, addr, len);
-}
-
 static void become_writer(struct tm_tx *tx, struct norec_tx *s)
 {
     for (;;) {
         uint64_t expected = s->snapshot;
-        if (atomic_compare_exchange_strong_explicit(&seqlock.seq, &expected, expected + 1,
+        if (atomic_compare_exchange_strong_explicit(&tm_norec_seqlock.seq, &expected, expected + 1,
                                                     memory_order_acq_rel,
                                                     memory_order_relaxed))
             break;
@@ -200,7 +137,7 @@ static void become_writer(struct tm_tx *tx, struct norec_tx *s)
 
 static void norec_write(struct tm_tx *tx, void *addr, const void *src, size_t len)
 {
-    struct norec_tx *s = state(tx);
+    struct norec_tx *s = tm_norec_state(tx);
     if (unlikely(!s->writer))
         become_writer(tx, s);
     tm_undo_record(tx, addr, len);
@@ -215,7 +152,7 @@ static inline void norec_store(struct tm_tx *tx, void *addr, uint64_t value, siz
 static void end(struct norec_tx *s)
 {
     if (s->writer) {
-        atomic_store_explicit(&seqlock.seq, s->snapshot + 2, memory_order_release);
+        atomic_store_explicit(&tm_norec_seqlock.seq, s->snapshot + 2, memory_order_release);
         s->writer = false;
     }
     s->values.len = 0;
@@ -224,23 +161,23 @@ static void end(struct norec_tx *s)
 
 static bool norec_commit(struct tm_tx *tx, uint64_t *privatization_time)
 {
-    end(state(tx));
+    end(tm_norec_state(tx));
     *privatization_time = 0;
     return true;
 }
 
 static void norec_rollback(struct tm_tx *tx)
 {
-    end(state(tx));
+    end(tm_norec_state(tx));
 }
 
 static bool norec_validate(struct tm_tx *tx)
 {
-    const struct norec_tx *s = state(tx);
+    const struct norec_tx *s = tm_norec_state(tx);
     return s->writer || values_unchanged(tx, s);
 }
 
-TM_SIZED_LOADS(norec_load)
+TM_SIZED_LOADS(tm_norec_load)
 TM_SIZED_STORES(norec_store)
 
 const struct tm_algo tm_algo_norec = {
@@ -248,7 +185,7 @@ const struct tm_algo tm_algo_norec = {
     .id = TM_ALGO_norec,
     .speculative = true,
     .begin = norec_begin,
-    .load = TM_SIZED(norec_load),
+    .load = TM_SIZED(tm_norec_load),
     .store = TM_SIZED(norec_store),
     .read = norec_read,
     .write = norec_write,

@@ -1,8 +1,8 @@
 /* _ITM_beginTransaction and the restart jump: the only assembly in libtm.
  *
- * begin first calls tm_begin_serial(properties), the serial fast path (transaction.c): a
- * transaction that cannot cancel, while transactions run one at a time, never restarts and
- * needs no checkpoint. Otherwise it saves what a restart must restore (libtm/ABI.md §5): the
+ * While the mode is serial, begin first calls tm_begin_serial(properties), the serial fast
+ * path (transaction.c): a transaction that cannot cancel, while transactions run one at a
+ * time, never restarts and needs no checkpoint. Otherwise it saves what a restart must restore (libtm/ABI.md §5): the
  * caller's stack pointer after return (the CFA), the callee-saved registers and the return
  * address, into a struct tm_jmpbuf on its own stack, and calls tm_begin(properties,
  * &jmpbuf), which copies the buffer into the thread's descriptor. Restarting reloads the registers, sets %rsp to the CFA and jumps to the
@@ -20,7 +20,7 @@
  * in tm_htm_nested (no xbegin nesting: the CPU limits its depth); the outermost
  * _ITM_commitTransaction ends the hardware transaction with xend.
  */
-#include "htm_abi.h"
+#include "stub_abi.h"
 
     .text
 
@@ -40,6 +40,8 @@ _ITM_beginTransaction:
     cmpb    $0, tm_serial_lock+TM_SERIAL_LOCK_HTM_MODE_OFFSET(%rip) /* htm mode on? */
     jne     .Lhtm_candidate
 .Lsoftware:
+    cmpb    $TM_ALGO_SERIAL_INDEX, tm_serial_lock+TM_SERIAL_LOCK_ALGO_OFFSET(%rip)
+    jne     .Lcheckpoint
     pushq   %rdi                    /* keeps the properties; aligns %rsp to 16 for the call */
     .cfi_adjust_cfa_offset 8
     call    tm_begin_serial         /* the action word, or 0: go on with a checkpoint */

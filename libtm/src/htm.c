@@ -18,20 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(offsetof(struct tm_tx, htm_site) == TM_TX_HTM_SITE_OFFSET, "htm_abi.h: site");
+_Static_assert(offsetof(struct tm_tx, htm_site) == TM_TX_HTM_SITE_OFFSET, "stub_abi.h: site");
 _Static_assert(sizeof(bool) == 1, "begin_x86_64.S reads tm_stats_enabled as a byte");
 _Static_assert((TM_PR_HTM_FELL_BACK | TM_PR_HTM_ATTEMPT_MASK) == TM_PR_HTM_PRIVATE &&
                    (TM_PR_HTM_ATTEMPT_MASK >> TM_PR_HTM_ATTEMPT_SHIFT) == 63,
-               "htm_abi.h: private property bits");
+               "stub_abi.h: private property bits");
 _Static_assert(offsetof(struct tm_serial_lock_line, word) == 0 &&
                    offsetof(struct tm_serial_lock_line, htm_mode) == TM_SERIAL_LOCK_HTM_MODE_OFFSET,
-               "htm_abi.h: serial lock line");
+               "stub_abi.h: serial lock line");
 _Static_assert((TM_HTM_PROPS_WANTED & TM_HTM_PROPS_MASK) == TM_HTM_PROPS_WANTED &&
                    TM_HTM_PROPS_WANTED == (pr_instrumentedCode | pr_uninstrumentedCode |
                                            pr_hasNoAbort) &&
                    TM_HTM_PROPS_MASK == (TM_HTM_PROPS_WANTED | pr_doesGoIrrevocable |
                                          pr_undoLogCode),
-               "htm_abi.h: property bits");
+               "stub_abi.h: property bits");
 
 __thread uint32_t tm_htm_nested;
 

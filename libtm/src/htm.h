@@ -4,7 +4,7 @@
 #define LIBTM_HTM_H
 
 #include "tx.h"
-#include "htm_abi.h"
+#include "stub_abi.h"
 #include "mode.h"
 
 /* The mode flag is tm_serial_lock.htm_mode (mode.h): every hardware transaction reads it, so

@@ -7,6 +7,7 @@
 #include "mode.h"
 #include "stats.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* ---- starting the outermost transaction ------------------------------------------------ */
@@ -222,15 +223,19 @@ static inline uint32_t begin_general(uint32_t props, const struct tm_jmpbuf *jb)
     return start_outermost(tx, jb);
 }
 
-/* The stub calls this first, before it saves any register: the serial fast path, or 0 when
- * the transaction needs tm_begin and its checkpoint. */
+_Static_assert(TM_ALGO_serial == TM_ALGO_SERIAL_INDEX &&
+                   offsetof(struct tm_serial_lock_line, algo) == TM_SERIAL_LOCK_ALGO_OFFSET,
+               "stub_abi.h: the serial algorithm");
+
+/* The stub calls this first while the mode is serial, before it saves any register: the serial
+ * fast path, or 0 when the transaction needs tm_begin and its checkpoint. */
 uint32_t tm_begin_serial(uint32_t props) __attribute__((visibility("hidden")));
 
 uint32_t tm_begin_serial(uint32_t props)
 {
     /* Inside a hardware transaction (a cancellable nested begin) it must abort first. */
     tm_htm_need_software();
-    props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (htm_abi.h) */
+    props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (stub_abi.h) */
     struct tm_tx *tx = tm_current;
     if (likely(tx && tx->depth == 0 && tx->generation == tm_fork_generation) &&
         begin_serial(tx, props))
@@ -246,7 +251,7 @@ uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
     /* A begin the stub did not run in hardware, inside a hardware transaction (a cancellable
      * nested transaction, say): the whole transaction retries in software. */
     tm_htm_need_software();
-    props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (htm_abi.h) */
+    props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (stub_abi.h) */
     return begin_general(props, jb);
 }
 

@@ -5,7 +5,7 @@
 #define LIBTM_TX_H
 
 #include "algo.h"
-#include "htm_abi.h"
+#include "stub_abi.h"
 #include "itm_abi.h"
 #include "log.h"
 
@@ -123,7 +123,7 @@ struct tm_tx {
     struct tm_log allocs;
     struct tm_log exception_objects; /* {ptr, size} of exceptions allocated by this transaction */
     /* --- private, used by revocable transactions --- */
-    void *htm_site;      /* begin site of the hardware transaction (statistics; htm_abi.h) */
+    void *htm_site;      /* begin site of the hardware transaction (statistics; stub_abi.h) */
     uint64_t htm_commits; /* hardware commits of this thread (statistics read it racily) */
     struct tm_log undo_log;
     /* CFA of the innermost transaction that can roll back: stack below it (frames of functions

@@ -1,11 +1,16 @@
-/* Constants shared by begin_x86_64.S and the C side of the hardware (RTM) fast path: field
- * offsets in struct tm_tx (checked by _Static_assert in htm.c) and the xabort codes. Only
+/* Constants that the begin stub (begin_x86_64.S) shares with C: offsets in tm_serial_lock and
+ * struct tm_tx, the serial algorithm's registry index (checked by _Static_assert in htm.c and
+ * transaction.c), the property bits and xabort codes of the hardware (RTM) fast path. Only
  * #defines: the assembler includes this file too. */
-#ifndef LIBTM_HTM_ABI_H
-#define LIBTM_HTM_ABI_H
+#ifndef LIBTM_STUB_ABI_H
+#define LIBTM_STUB_ABI_H
 
-/* tm_serial_lock (tx.h): the lock word at offset 0, the htm mode byte here. */
+/* tm_serial_lock (tx.h): the lock word at offset 0, the htm mode byte and the mode's algorithm
+ * here. */
 #define TM_SERIAL_LOCK_HTM_MODE_OFFSET 4
+#define TM_SERIAL_LOCK_ALGO_OFFSET 5
+/* enum tm_algo_id of "serial": only then may the serial fast path run (transaction.c). */
+#define TM_ALGO_SERIAL_INDEX 2
 
 /* The thread control block word that holds the descriptor (tx.h: TM_TCB_OFFSET). */
 #define TM_TCB_OFFSET 0x50
