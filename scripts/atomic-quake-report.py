@@ -32,7 +32,8 @@ PAPER_SETS = "a few bytes to 1.5 MB read and written per transaction"
 PAPER_LENGTH = "200 to 1.3 million cycles per transaction"
 PAPER_DEPTH = "nested up to 9 levels"
 MODE_NAMES = {"lock": "LOCK", "region": "REGION", "stm": "STM", "stm-htm0": "STM (LIBTM_HTM=0)",
-              "stm-orec": "STM (LIBTM_ALGO=orec)", "stmlock": "STM_LOCK",
+              "stm-orec": "STM (LIBTM_ALGO=orec)", "stm-norec": "STM (LIBTM_ALGO=norec)",
+              "stmlock": "STM_LOCK",
               "stmlock-htm0": "STM_LOCK (LIBTM_HTM=0)", "stm-gcc": "STM (GCC libitm)"}
 MAP_NAMES = {"oneroom": "one-room map (qwmapgen 1536 x 1536, high conflict)",
              "lqdm6": "lqdm6 (LibreQuake, large, low conflict)"}
@@ -221,9 +222,9 @@ class Report:
                "(one thread, threads outnumbering cores,\nhigh abort rates), hardware "
                "transactions falling back, and transactions restarted too often;\nnone is asked "
                "for by the server's code, whose atomic blocks call transaction-safe code only\n"
-               "(GCC refuses anything else). LIBTM_ALGO=orec runs libtm's STM alone: its "
-               "irrevocable ones are\nprogress fallbacks only. serial runs include the "
-               "irrevocable ones.")
+               "(GCC refuses anything else). LIBTM_ALGO=orec or norec runs that STM of libtm "
+               "alone: its\nirrevocable ones are progress fallbacks only. serial runs include "
+               "the irrevocable ones.")
         self.p()
 
     def blocks_of(self, mapkey, mode, threads):
@@ -233,7 +234,7 @@ class Report:
     def software_mode(self):
         """The mode whose transactions are all instrumented (byte counts, cycles): libtm's STM
         alone if it was measured, else the software path of the adaptive runtime."""
-        for mode in ("stm-orec", "stm-htm0", "stm"):
+        for mode in ("stm-orec", "stm-norec", "stm-htm0", "stm"):
             if any(b["mode"] == mode for b in self.blocks):
                 return mode
         return "stm"
@@ -322,7 +323,7 @@ class Report:
                 self.p(f"  {MODE_NAMES[mode]} / LOCK, server CPU time per command at {t1} "
                        f"thread: {v / lock:.3f} (goal <= 1.15: "
                        f"{'met' if v / lock <= 1.15 else 'NOT met'})")
-        for mode in ("stm", "stm-htm0", "stm-orec"):
+        for mode in ("stm", "stm-htm0", "stm-orec", "stm-norec"):
             for t in self.threads:
                 r = self.stats_row(mapkey, mode, t)
                 if r and t in PAPER_ABORT_PCT:
@@ -330,7 +331,7 @@ class Report:
                     self.p(f"  {MODE_NAMES[mode]} abort rate at {t} threads: {a:.2f} % "
                            f"(paper {PAPER_ABORT_PCT[t]} %: "
                            f"{'below' if a < PAPER_ABORT_PCT[t] else 'NOT below'})")
-        for mode in ("stm", "stm-htm0", "stm-orec"):
+        for mode in ("stm", "stm-htm0", "stm-orec", "stm-norec"):
             cells = []
             for t in self.threads:
                 bl = self.blocks_of(mapkey, mode, t)
@@ -386,14 +387,17 @@ class Report:
             print("atomic-quake-report: no plot: python3-matplotlib is missing")
             return
         cores = os.cpu_count() or 2
-        fig, axes = plt.subplots(len(self.maps), 3, figsize=(17, 4.8 * len(self.maps)),
+        # the third column only when -waitall was measured (--quick does without)
+        waits = [w for w in (0, 1) if any(r["waitall"] == str(w) for r in self.rows)]
+        fig, axes = plt.subplots(len(self.maps), 1 + len(waits),
+                                 figsize=(5.7 * (1 + len(waits)), 4.8 * len(self.maps)),
                                  squeeze=False)
         markers = {"lock": "o", "region": "D", "stm": "s", "stm-htm0": "v", "stm-orec": "P",
-                   "stmlock": "^",
+                   "stm-norec": "X", "stmlock": "^",
                    "stmlock-htm0": "<", "stm-gcc": ">"}
         for row, mapkey in enumerate(self.maps):
-            ax_abs, ax_n, ax_w = axes[row]
-            for waitall, ax in ((0, ax_n), (1, ax_w)):
+            ax_abs, panels = axes[row][0], list(zip(waits, axes[row][1:]))
+            for waitall, ax in panels:
                 base = self.timing(mapkey, "lock", self.threads[0], waitall, "commands_per_s")
                 if not base:
                     continue
@@ -418,7 +422,7 @@ class Report:
             ax_abs.set_xlabel("server threads")
             ax_abs.set_ylabel("commands the server ran per second")
             ax_abs.set_ylim(bottom=0)
-            for ax in (ax_abs, ax_n, ax_w):
+            for ax in axes[row]:
                 ax.grid(True, alpha=0.3)
                 ax.set_xticks(self.threads)
                 if ax.get_legend_handles_labels()[0]:

@@ -23,4 +23,21 @@ check plot-quake-bench "$py" "$scripts/plot-quake-bench.py"
 grep -q "report CSV" "$tmp/out" || fail "atomic-quake-report --help printed no usage"
 "$py" "$scripts/atomic-quake-report.py" report --frobnicate >"$tmp/out" 2>&1
 [ $? = 2 ] || fail "atomic-quake-report report --frobnicate was accepted"
+# The report of a run without -waitall (--quick): no empty third panel; forced norec named.
+head -1 "$scripts/../results/atomic-quake.csv" >"$tmp/aq.csv"
+head -1 "$scripts/../results/atomic-quake-blocks.csv" >"$tmp/aq-blocks.csv"
+for t in 1 2; do
+    for m in lock stm-norec; do
+        echo "R1,d,quick,qwsv,oneroom,f,24,$t,$m,0,0,closed,1,1000,1000,1000,0.2,0.3,0.4,5,5,1000,1000,1,1.0,libtm,,,,,,,,ok" >>"$tmp/aq.csv"
+    done
+    echo "R1,d,quick,qwsv,oneroom,f,24,$t,stm-norec,0,1,closed,1,900,900,900,0.2,0.3,0.4,5,5,900,900,1,1.1,libtm,900,9,0,0.99,0,0,0,ok" >>"$tmp/aq.csv"
+    echo "R1,oneroom,$t,stm-norec,0,sv_packet.c:26,run_command,900,9,0,0,0,2,90000,33,1000,9000,24,120,900" >>"$tmp/aq-blocks.csv"
+done
+"$py" "$scripts/atomic-quake-report.py" report "$tmp/aq.csv" "$tmp/aq-blocks.csv" "$tmp/aq" \
+    >"$tmp/out" 2>&1 || fail "atomic-quake-report report failed: $(tail -3 "$tmp/out")"
+grep -q "STM (LIBTM_ALGO=norec) *2 *900 *9 " "$tmp/aq.txt" || fail "the report has no norec row in Table 1"
+if "$py" -c 'import matplotlib' 2>/dev/null; then
+    panels=$("$py" -c 'import struct, sys; d = open(sys.argv[1], "rb").read(24); print(round(struct.unpack(">I", d[16:20])[0] / 90 / 5.7))' "$tmp/aq.png")
+    [ "$panels" = 2 ] || fail "the figure of a run without -waitall has $panels panels per map, expected 2"
+fi
 echo "ok"
