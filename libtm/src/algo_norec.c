@@ -94,7 +94,8 @@ static uint64_t revalidate(struct tm_tx *tx, const struct norec_tx *s)
 static void norec_begin(struct tm_tx *tx)
 {
     struct norec_tx *s = tm_norec_state(tx);
-    s->snapshot = wait_unlocked(tx);
+    uint64_t seq = atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_acquire);
+    s->snapshot = likely(!(seq & 1)) ? seq : wait_unlocked(tx);
     s->writer = false;
 }
 

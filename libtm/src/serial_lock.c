@@ -68,16 +68,12 @@ static void reader_wait(void)
     atomic_fetch_sub_explicit(&reader_gate.sleepers, 1, memory_order_relaxed);
 }
 
-void tm_serial_read_lock(struct tm_tx *tx)
+void tm_serial_read_lock_slow(struct tm_tx *tx)
 {
-    for (;;) {
-        atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
-        tm_serial_reader_fence();
-        if (likely(atomic_load_explicit(&lock_word, memory_order_relaxed) == 0))
-            return;
+    do {
         atomic_store_explicit(&tx->reader, 0, memory_order_relaxed);
         reader_wait();
-    }
+    } while (!tm_serial_read_trylock(tx));
 }
 
 static void drain_readers(struct tm_tx *self)

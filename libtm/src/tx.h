@@ -209,7 +209,7 @@ static inline unsigned tm_thread_count(void)
 
 /* serial_lock.c: readers are speculative transactions, the writer runs alone. */
 void tm_serial_lock_init(void);
-void tm_serial_read_lock(struct tm_tx *tx);
+void tm_serial_read_lock_slow(struct tm_tx *tx);
 void tm_serial_write_lock(struct tm_tx *tx);
 void tm_serial_write_unlock(struct tm_tx *tx);
 bool tm_serial_try_upgrade(struct tm_tx *tx); /* reader -> writer, false if another writer */
@@ -237,6 +237,21 @@ static inline void tm_serial_reader_fence(void)
         atomic_signal_fence(memory_order_seq_cst);
     else
         atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* The reader's flag, then its look at the word. */
+static inline bool tm_serial_read_trylock(struct tm_tx *tx)
+{
+    atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
+    tm_serial_reader_fence();
+    return likely(atomic_load_explicit(&tm_serial_lock.word, memory_order_relaxed) == 0);
+}
+
+/* Waits while a writer holds the word (it sleeps). */
+static inline void tm_serial_read_lock(struct tm_tx *tx)
+{
+    if (unlikely(!tm_serial_read_trylock(tx)))
+        tm_serial_read_lock_slow(tx);
 }
 
 static inline void tm_serial_read_unlock(struct tm_tx *tx)
