@@ -2,7 +2,10 @@
  * the CPU has RTM and LIBTM_HTM allows them) and every algorithm of the registry, serial
  * included. With one thread the mode is serial: nothing beats running the uninstrumented code
  * alone, as GCC's runtime also assumes. With more, time is cut into epochs: a probe runs each
- * candidate for a short epoch and measures its commit rate; the fastest then holds for a
+ * candidate for a short epoch and measures its commit rate, twice, in mirrored order (A B C,
+ * then C B A: a slow drift of the workload favours nobody), and keeps each candidate's better
+ * sample (another process that takes a processor for a moment only ever lowers a sample);
+ * the fastest then holds for a
  * longer epoch, which doubles (up to MAX_HOLD_NS) while the same candidate keeps winning, so
  * that the cost of probing the slower ones shrinks in a steady workload; the hold's rate
  * counts as one more measurement of the winner. A candidate that lost
@@ -40,7 +43,8 @@
 struct candidate {
     bool htm;
     enum tm_algo_id algo;
-    double rate;       /* commits per ns, smoothed over its probes */
+    double rate;       /* commits per ns, smoothed over rounds */
+    double round_best; /* the better of this round's probes */
     unsigned losses;   /* rounds in a row it lost by more than 30 % */
 };
 
@@ -52,6 +56,7 @@ static struct {
     int current;                   /* candidate in force */
     int serial;                    /* the serial candidate */
     int probing;                   /* the candidate being probed, or -1 while holding */
+    bool backward;                 /* the round's second, mirrored pass */
     int best;                      /* winner of the last round */
     unsigned round;
     int64_t hold_ns;
@@ -100,12 +105,26 @@ static void enter(struct tm_tx *tx, int index, int64_t now, int64_t length)
                           memory_order_release);
 }
 
-/* The next candidate to probe after `from`, skipping those that keep losing (except every
- * RARE_PROBE rounds), or -1 when the round is complete. */
+static bool worth_probing(int i)
+{
+    return tuner.candidate[i].losses < 2 || tuner.round % RARE_PROBE == 0;
+}
+
+/* The next probe after candidate `from` (-1: the round starts), skipping those that keep
+ * losing (except every RARE_PROBE rounds): forward through the candidates, then back. Returns
+ * -1 when the round is complete. */
 static int next_probe(int from)
 {
-    for (int i = from + 1; i < tuner.candidates; i++)
-        if (tuner.candidate[i].losses < 2 || tuner.round % RARE_PROBE == 0)
+    if (!tuner.backward) {
+        for (int i = from + 1; i < tuner.candidates; i++)
+            if (worth_probing(i))
+                return i;
+        tuner.backward = true;
+        /* The last one again: the second pass starts with it, without a switch. */
+        return from;
+    }
+    for (int i = from - 1; i >= 0; i--)
+        if (worth_probing(i))
             return i;
     return -1;
 }
@@ -137,6 +156,13 @@ static int64_t probe_ns(void)
 
 static void finish_round(struct tm_tx *tx, int64_t now)
 {
+    for (int i = 0; i < tuner.candidates; i++) {
+        struct candidate *c = &tuner.candidate[i];
+        if (c->round_best > 0)
+            c->rate = c->rate > 0 ? SMOOTHING * c->round_best + (1 - SMOOTHING) * c->rate
+                                  : c->round_best;
+        c->round_best = 0;
+    }
     int best = -1;
     for (int i = 0; i < tuner.candidates; i++) {
         struct candidate *c = &tuner.candidate[i];
@@ -170,7 +196,8 @@ static void finish_round(struct tm_tx *tx, int64_t now)
 
 static void start_round(struct tm_tx *tx, int64_t now)
 {
-    tuner.probing = next_probe(-1);
+    tuner.backward = false;
+    tuner.probing = next_probe(-1); /* there is one: the last winner never keeps losing */
     enter(tx, tuner.probing, now, probe_ns());
 }
 
@@ -187,11 +214,13 @@ static void next_epoch(struct tm_tx *tx, int64_t now)
      * before the next round compares. */
     struct candidate *c = &tuner.candidate[tuner.current];
     double rate = elapsed > 0 ? (double)commits / (double)elapsed : 0;
-    c->rate = c->rate > 0 ? SMOOTHING * rate + (1 - SMOOTHING) * c->rate : rate;
     if (tuner.probing < 0) {
+        c->rate = c->rate > 0 ? SMOOTHING * rate + (1 - SMOOTHING) * c->rate : rate;
         start_round(tx, now);
         return;
     }
+    if (rate > c->round_best)
+        c->round_best = rate;
     int next = next_probe(tuner.probing);
     if (next < 0) {
         finish_round(tx, now);
