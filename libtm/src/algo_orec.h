@@ -1,0 +1,90 @@
+/* orec's table, state and read fast path (algo_orec.c has the rest). The barrier entry points
+ * (barriers.h) inline the fast path, as they do norec's: a read that skips the jump through the
+ * algorithm table costs less. */
+#ifndef LIBTM_ALGO_OREC_H
+#define LIBTM_ALGO_OREC_H
+
+#include "tx.h"
+
+/* 2^16 orecs (512 KB): enough stripes that unrelated data rarely shares an orec, few enough
+ * that the table mostly stays in the caches (a 2^20 table costs a cache miss per read). */
+#define OREC_BITS 16
+#define OREC_COUNT (1u << OREC_BITS)
+#define STRIPE_SHIFT 5
+#define STRIPE_SIZE (1u << STRIPE_SHIFT)
+
+/* A version (the commit time << 1), or the owner's descriptor address | 1 while locked. */
+typedef _Atomic uint64_t orec_t;
+extern orec_t tm_orecs[OREC_COUNT] __attribute__((visibility("hidden")));
+
+/* The transaction's private state (algo.h). The read log is an array of orec addresses kept
+ * as pointers, which makes an append three instructions; a stripe read twice is logged twice
+ * (checking for that cost every read more than the longer validation costs). */
+struct orec_tx {
+    uint64_t snapshot;
+    orec_t **read_next, **read_end, **read_base;
+    struct tm_log locks;    /* struct lock_entry */
+};
+_Static_assert(sizeof(struct orec_tx) <= TM_ALGO_STATE_SIZE, "orec state too large");
+
+static inline struct orec_tx *tm_orec_state(struct tm_tx *tx)
+{
+    return tm_algo_state(tx, TM_ALGO_orec, struct orec_tx);
+}
+
+static inline orec_t *tm_orec_for(uintptr_t addr)
+{
+    return &tm_orecs[(addr >> STRIPE_SHIFT) & (OREC_COUNT - 1)];
+}
+
+/* Appends `o` to a full read log. */
+void tm_orec_log_grow(struct orec_tx *s, orec_t *o) __attribute__((visibility("hidden"), noinline));
+
+static inline void tm_orec_log_read(struct orec_tx *s, orec_t *o)
+{
+    if (unlikely(s->read_next == s->read_end))
+        tm_orec_log_grow(s, o);
+    else
+        *s->read_next++ = o;
+}
+
+/* Every case the fast path leaves out: unaligned, locked (ours or another's), newer than the
+ * read limit, a move requested. */
+uint64_t tm_orec_load_slow(struct tm_tx *tx, const void *addr, size_t len)
+    __attribute__((visibility("hidden"), noinline));
+
+static inline uint64_t tm_orec_load_sized(const void *addr, size_t len)
+{
+    switch (len) {
+    case 8: return *(const uint64_t *)addr;
+    case 4: return *(const uint32_t *)addr;
+    case 2: return *(const uint16_t *)addr;
+    default: return *(const uint8_t *)addr;
+    }
+}
+
+/* The hot path: an aligned scalar whose orec is unlocked and not newer than the read limit
+ * (one comparison: locked values are odd and larger than any version; a waiting thread set
+ * the limit to 0). */
+static inline uint64_t tm_orec_load(struct tm_tx *tx, const void *addr, size_t len)
+{
+    uintptr_t a = (uintptr_t)addr;
+    if (likely((a & (len - 1)) == 0)) {
+        orec_t *o = tm_orec_for(a);
+        uint64_t v = atomic_load_explicit(o, memory_order_acquire);
+        if (likely(v <= atomic_load_explicit(&tx->read_limit, memory_order_relaxed))) {
+            uint64_t value = tm_orec_load_sized(addr, len);
+            atomic_thread_fence(memory_order_acquire);
+            /* A privatizing commit that lowered the limit meanwhile may have changed the data
+             * with plain stores, which the orec does not show (privatization.c). */
+            if (likely(atomic_load_explicit(o, memory_order_relaxed) == v &&
+                       !tm_move_requested(tx))) {
+                tm_orec_log_read(tm_orec_state(tx), o);
+                return value;
+            }
+        }
+    }
+    return tm_orec_load_slow(tx, addr, len);
+}
+
+#endif
