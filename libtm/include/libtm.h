@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define LIBTM_VERSION "1.0.0"
+#define LIBTM_VERSION "1.1.0"
 
 /* Grows only at its end: libtm_totals_read takes the caller's sizeof, so a program compiled
  * against an older, shorter struct keeps working (the fields it does not know are not written). */
