@@ -9,13 +9,14 @@
  * longer epoch, which doubles (up to MAX_HOLD_NS) while the same candidate keeps winning, so
  * that the cost of probing the slower ones shrinks in a steady workload; the hold's rate
  * counts as one more measurement of the winner. A candidate that lost
- * by more than 30 % twice in a row is probed only every fourth round. Hardware transactions
+ * by more than 30 % twice in a row, or by more than half once, is probed only every fourth
+ * round. Hardware transactions
  * are a candidate like the others: they win where they commit in hardware, and lose where
  * capacity aborts, interrupts of preempted threads or fallbacks make them slow. A hold also
  * ends early when its rate over 100 ms falls below 30 % of what its probe measured (the
  * workload changed). LIBTM_ALGO switches all this off.
- * Commits are counted per thread and added to the global count in batches, so the hot path
- * costs one increment. */
+ * Commits are counted in each thread's descriptor and added up at the end of an epoch, so the
+ * hot path costs one increment of a private counter. */
 #include "adapt.h"
 #include "htm.h"
 
@@ -23,8 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROBE_NS (5 * 1000 * 1000LL)
-#define PROBE_CROWDED_NS (20 * 1000 * 1000LL) /* threads outnumber processors: several slices */
+#define PROBE_NS (3 * 1000 * 1000LL)       /* each candidate is probed twice a round */
+#define PROBE_CROWDED_NS (10 * 1000 * 1000LL) /* threads outnumber processors: several slices */
 #define SMOOTHING 0.5   /* weight of a new probe in a candidate's rate */
 #define HYSTERESIS 1.1  /* another candidate must beat the last winner by this factor */
 #define MIN_HOLD_NS (200 * 1000 * 1000LL)
@@ -32,11 +33,14 @@
 #define MAX_EPOCH_NS (400 * 1000 * 1000LL)
 #define RARE_PROBE 4     /* a candidate that keeps losing is probed every RARE_PROBE rounds */
 #define LOSS_SHARE 0.7   /* ... losing: below this share of the winner, twice in a row */
+#define CLEAR_LOSS_SHARE 0.5 /* below this share once counts as twice */
 #define COLLAPSE_WINDOW_NS (100 * 1000 * 1000LL)
 #define COLLAPSE_SHARE 0.3 /* a hold below this share of its probe's rate ends early */
-/* Threads report commits in batches (hardware ones in batches of TM_HTM_COUNT_BATCH), so an
- * epoch that saw fewer commits than this is extended (up to MAX_EPOCH_NS) before it counts. */
-#define MIN_EPOCH_COMMITS (8 * TM_ADAPT_BATCH)
+#define COLLAPSE_LOOK_NS (10 * 1000 * 1000LL)
+/* Threads look at the clock every TM_ADAPT_CHECK_EVERY commits (hardware commits are reported
+ * in batches of TM_HTM_COUNT_BATCH), so an epoch that saw fewer commits than this is extended
+ * (up to MAX_EPOCH_NS) before it counts. */
+#define MIN_EPOCH_COMMITS (8 * TM_ADAPT_CHECK_EVERY)
 
 #define MAX_CANDIDATES (TM_ALGO_COUNT + 1)
 
@@ -45,12 +49,13 @@ struct candidate {
     enum tm_algo_id algo;
     double rate;       /* commits per ns, smoothed over rounds */
     double round_best; /* the better of this round's probes */
-    unsigned losses;   /* rounds in a row it lost by more than 30 % */
+    unsigned losses;   /* rounds in a row it lost by more than 30 % (a clear loss counts 2) */
 };
 
 static struct {
-    _Alignas(TM_CACHELINE) _Atomic uint64_t commits;
-    _Atomic int64_t epoch_end;     /* monotonic ns; the thread that claims it moves on */
+    _Alignas(TM_CACHELINE) _Atomic int64_t epoch_end; /* monotonic ns; the thread that claims
+                                                       * it moves on */
+    _Atomic int64_t collapse_look_at; /* when hold_collapsed next adds up the counters */
     _Alignas(TM_CACHELINE) int candidates;
     struct candidate candidate[MAX_CANDIDATES];
     int current;                   /* candidate in force */
@@ -61,9 +66,18 @@ static struct {
     unsigned round;
     int64_t hold_ns;
     double hold_floor;             /* a hold ends early below this rate */
-    uint64_t epoch_start_commits;
+    unsigned epoch_start_commits;  /* total_commits() then */
     int64_t epoch_start_ns;
 } tuner = { .probing = -1, .best = -1, .hold_ns = MIN_HOLD_NS };
+
+/* Commits of every thread so far, modulo 2^32: differences over an epoch are exact. */
+static unsigned total_commits(void)
+{
+    unsigned n = 0;
+    for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all)
+        n += atomic_load_explicit(&d->adapt_commits, memory_order_relaxed);
+    return n;
+}
 
 static int64_t now_ns(void)
 {
@@ -98,7 +112,7 @@ static void enter(struct tm_tx *tx, int index, int64_t now, int64_t length)
 {
     const struct candidate *c = &tuner.candidate[index];
     tuner.current = index;
-    tuner.epoch_start_commits = atomic_load(&tuner.commits);
+    tuner.epoch_start_commits = total_commits();
     tm_mode_set(tx, c->htm, c->algo);
     tuner.epoch_start_ns = now_ns(); /* after the switch, which may have waited */
     atomic_store_explicit(&tuner.epoch_end, (now > tuner.epoch_start_ns ? now : tuner.epoch_start_ns) + length,
@@ -179,7 +193,9 @@ static void finish_round(struct tm_tx *tx, int64_t now)
     for (int i = 0; i < tuner.candidates; i++) {
         struct candidate *c = &tuner.candidate[i];
         if (c->rate > 0)
-            c->losses = c->rate < LOSS_SHARE * top ? c->losses + 1 : 0;
+            c->losses = c->rate < CLEAR_LOSS_SHARE * top ? c->losses + 2
+                        : c->rate < LOSS_SHARE * top     ? c->losses + 1
+                                                         : 0;
     }
     if (best != tuner.best)
         tuner.hold_ns = MIN_HOLD_NS;
@@ -203,7 +219,7 @@ static void start_round(struct tm_tx *tx, int64_t now)
 
 static void next_epoch(struct tm_tx *tx, int64_t now)
 {
-    uint64_t commits = atomic_load(&tuner.commits) - tuner.epoch_start_commits;
+    unsigned commits = total_commits() - tuner.epoch_start_commits;
     int64_t elapsed = now - tuner.epoch_start_ns;
     if (commits < MIN_EPOCH_COMMITS && elapsed < MAX_EPOCH_NS) {
         atomic_store_explicit(&tuner.epoch_end, now + probe_ns(), memory_order_release);
@@ -237,8 +253,13 @@ static bool hold_collapsed(int64_t now)
 {
     if (tuner.probing >= 0 || now - tuner.epoch_start_ns < COLLAPSE_WINDOW_NS)
         return false;
-    uint64_t commits = atomic_load_explicit(&tuner.commits, memory_order_relaxed) -
-                       tuner.epoch_start_commits;
+    /* One thread looks every COLLAPSE_LOOK_NS: adding up the counters reads every thread's
+     * descriptor. */
+    int64_t at = atomic_load_explicit(&tuner.collapse_look_at, memory_order_relaxed);
+    if (now < at || !atomic_compare_exchange_strong(&tuner.collapse_look_at, &at,
+                                                    now + COLLAPSE_LOOK_NS))
+        return false;
+    unsigned commits = total_commits() - tuner.epoch_start_commits;
     return (double)commits < tuner.hold_floor * (double)(now - tuner.epoch_start_ns);
 }
 
@@ -278,16 +299,14 @@ static void maybe_next_epoch(struct tm_tx *tx)
         next_epoch(tx, now);
 }
 
-void tm_adapt_count(struct tm_tx *tx)
+void tm_adapt_check(struct tm_tx *tx)
 {
-    atomic_fetch_add_explicit(&tuner.commits, tx->adapt_batched, memory_order_relaxed);
-    tx->adapt_batched = 0;
     maybe_next_epoch(tx);
 }
 
 void tm_adapt_htm_commits(struct tm_tx *tx, unsigned commits)
 {
-    atomic_fetch_add_explicit(&tuner.commits, commits, memory_order_relaxed);
+    atomic_fetch_add_explicit(&tx->adapt_commits, commits, memory_order_relaxed);
     maybe_next_epoch(tx);
 }
 

@@ -113,7 +113,7 @@ struct tm_tx {
     /* C++ exception state */
     uint32_t cxa_catch_count;
     uint32_t cxa_uncaught_saved;
-    unsigned adapt_batched; /* commits not yet added to the adaptive policy's count (adapt.h) */
+    _Atomic unsigned adapt_commits; /* commits so far, for the adaptive policy (adapt.h) */
     uint8_t serial_hold; /* enum tm_hold */
     bool irrevocable_needed; /* the code asked for it (unsafe call, mode change, no
                               * instrumented path), as opposed to serial by policy */
