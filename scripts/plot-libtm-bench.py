@@ -15,6 +15,7 @@ STYLE = {  # runtime -> (colour, marker, line style)
     "libitm-mlwt": ("tab:cyan", "s", "--"),
     "mutex": ("tab:gray", "D", ":"),
     "seq": ("black", "*", ""),
+    "floor": ("tab:green", "v", ""),  # the -tm build on a runtime that does nothing
 }
 
 
@@ -105,7 +106,8 @@ def main():
         handles.append(plt.Line2D([], [], color=colour, marker=marker, linestyle=line or "None",
                                   label=runtime))
     axes[0][0].legend(handles=handles, fontsize=7, loc="best", framealpha=0.8)
-    fig.suptitle("libtm-bench: median throughput (seq = uninstrumented build, 1 thread)", fontsize=10)
+    fig.suptitle("libtm-bench: median throughput (seq = uninstrumented build, floor = the tm build "
+                 "on a runtime that does nothing; both 1 thread)", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))  # room for the title
     fig.savefig(png_path, dpi=100)
 

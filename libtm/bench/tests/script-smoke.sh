@@ -21,7 +21,7 @@ algorithms=$(sed -n 's/^TM_ALGORITHM(\([a-z0-9_]*\), *1).*/libtm-\1/p' "$top/lib
 [ -e "$top/libtm/lib/libitm.so.1" ] && runtimes="libtm $(echo $algorithms) $runtimes"
 for structure in list bank travel; do
   for threads in 1 2; do
-    want=$runtimes; [ "$threads" -eq 1 ] && want="$want seq"
+    want=$runtimes; [ "$threads" -eq 1 ] && want="$want seq floor"
     for runtime in $want; do
       row=$(awk -F, -v s="$structure" -v t="$threads" -v r="$runtime" '$1 == s && $4 == t && $5 == r' "$csv")
       [ -n "$row" ] || fail "no row for $structure threads=$threads $runtime"
