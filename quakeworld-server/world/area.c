@@ -2,6 +2,7 @@
 #include "area.h"
 #include "pvs.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 static void list_clear(qw_area_link *head)
@@ -109,6 +110,19 @@ QW_TM_PURE static qw_areanode *node_holding_box(qw_area *area, const float absmi
     return node;
 }
 
+/* Whether obj's box is already absmin..absmax (read under its node's lock, as writers write
+ * it; the caller knows obj stays in that node). */
+QW_TM_SAFE static bool same_box(const qw_area_object *obj, const float absmin[3],
+                                const float absmax[3])
+{
+    lock_list(obj->node);
+    bool same = true;
+    for (int i = 0; i < 3; i++)
+        same &= obj->absmin[i] == absmin[i] && obj->absmax[i] == absmax[i];
+    unlock_list(obj->node);
+    return same;
+}
+
 QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
 {
     /* Widened by 1 so that objects exactly touching still find each other. Computed in locals:
@@ -119,19 +133,23 @@ QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
         absmin[i] = obj->origin[i] + obj->mins[i] - widen;
         absmax[i] = obj->origin[i] + obj->maxs[i] + widen;
     }
-    short leafnums[QW_MAX_ENT_LEAFS];
-    int num_leafs = qw_bsp_box_leafs(area->bsp, absmin, absmax, leafnums, QW_MAX_ENT_LEAFS);
-    for (int i = 0; i < num_leafs; i++)
-        obj->leafnums[i] = leafnums[i];
-    obj->num_leafs = num_leafs;
-
     qw_areanode *node = NULL;
     qw_area_link *head = NULL;
     if (obj->solid != QW_SOLID_NOT) {
         node = node_holding_box(area, absmin, absmax);
         head = obj->solid == QW_SOLID_TRIGGER ? &node->trigger_objects : &node->solid_objects;
     }
-    if (node && obj->node == node && obj->list == head) {
+    bool stays = node && obj->node == node && obj->list == head;
+    if (stays && same_box(obj, absmin, absmax))
+        return; /* did not move (a tenth of the players' moves in a fight): nothing to write,
+                   so nothing for a transaction that scans this object to conflict with */
+
+    short leafnums[QW_MAX_ENT_LEAFS];
+    int num_leafs = qw_bsp_box_leafs(area->bsp, absmin, absmax, leafnums, QW_MAX_ENT_LEAFS);
+    for (int i = 0; i < num_leafs; i++)
+        obj->leafnums[i] = leafnums[i];
+    obj->num_leafs = num_leafs;
+    if (stays) {
         /* stays where it is: most moves are small, and leaving the list alone keeps moves of
          * different objects from writing the same list pointers */
         lock_list(node);
@@ -169,7 +187,8 @@ QW_TM_SAFE void qw_area_set_solid(qw_area *area, qw_area_object *obj, int solid)
 QW_TM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3])
 {
     for (int i = 0; i < 3; i++)
-        obj->origin[i] = new_origin[i];
+        if (obj->origin[i] != new_origin[i]) /* no store when it stays: see link_object */
+            obj->origin[i] = new_origin[i];
     qw_area_link_object(area, obj);
 }
 

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "area.h"
 #include "test_util.h"
@@ -173,6 +174,28 @@ static void relink_moves_between_nodes(void **state)
     qw_area_unlink_object(&o);                    /* twice is harmless */
 }
 
+/* A relink to where the object already is stores nothing: an object that a transaction
+ * writes conflicts with every transaction that scans it (its page is read-only here). */
+static void relink_in_place_writes_nothing(void **state)
+{
+    (void)state;
+    qw_area_object *o = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(o != MAP_FAILED);
+    qw_area_object_init(o);
+    set_box(o, -800, -800, 100, 16);
+    o->solid = QW_SOLID_SLIDEBOX;
+    qw_area_link_object(&area, o);
+    float at[3] = {-800, -800, 100};
+    assert_int_equal(mprotect(o, 4096, PROT_READ), 0);
+    qw_area_relink_object(&area, o, at);   /* a store would fault */
+    assert_int_equal(mprotect(o, 4096, PROT_READ | PROT_WRITE), 0);
+    at[0] = -790;
+    qw_area_relink_object(&area, o, at);
+    assert_float_equal(o->absmin[0], -807, 0);
+    qw_area_unlink_object(o);
+    munmap(o, 4096);
+}
+
 static void world_move_hits_objects(void **state)
 {
     (void)state;
@@ -309,6 +332,7 @@ int main(void)
         cmocka_unit_test_setup(tree_shape, fresh_area),
         cmocka_unit_test_setup(queries_match_brute_force, fresh_area),
         cmocka_unit_test_setup(relink_moves_between_nodes, fresh_area),
+        cmocka_unit_test_setup(relink_in_place_writes_nothing, fresh_area),
         cmocka_unit_test_setup(world_move_hits_objects, fresh_area),
         cmocka_unit_test(brush_model_object),
     };
