@@ -36,6 +36,7 @@ const char *const tm_cm_names[CM_POLICY_COUNT] = {
 #define BLOCK_TIMEOUT_NS 200000
 #define LOWER_NICE 5           /* how much priority, softprio lower a loser's priority */
 #define SLICE_NS 1000000LL     /* slice: a time slice of the kernel's scheduler (about) */
+#define CROWDED_BACKOFF_SHIFT 4 /* backoff: at most 256 pauses while threads outnumber processors */
 
 static int64_t now_ns(void)
 {
@@ -169,13 +170,19 @@ bool tm_cm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason 
     }
 }
 
+/* Randomized exponential backoff. While threads outnumber processors the transaction that won
+ * is often preempted: a long spin only keeps it from running, so the loser spins briefly and
+ * then gives its processor away. */
 static void backoff(struct tm_tx *tx)
 {
+    bool crowded = tm_thread_count() > tm_processors();
     unsigned shift = tx->restarts < 10 ? tx->restarts : 10;
+    if (crowded && shift > CROWDED_BACKOFF_SHIFT)
+        shift = CROWDED_BACKOFF_SHIFT;
     uint64_t spins = next_random(tx) & ((16ull << shift) - 1);
     for (uint64_t i = 0; i < spins; i++)
         __builtin_ia32_pause();
-    if (tx->restarts > 6)
+    if (tx->restarts > 6 || (crowded && tx->restarts > 1))
         sched_yield();
 }
 

@@ -61,10 +61,12 @@ void tm_privatization_wait(struct tm_tx *self, uint64_t time)
         return;
     /* The requests are visible before the dirty flags are read (see 2. above). */
     atomic_thread_fence(memory_order_seq_cst);
+    /* One spin for the whole wait, not one per transaction waited for: with many threads on
+     * few processors most of those are preempted, and spinning only keeps them from running. */
+    struct tm_wait wait = tm_wait_start();
     for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
-        if (d == self || !holds_up(d, time))
+        if (d == self)
             continue;
-        struct tm_wait wait = tm_wait_start();
         while (holds_up(d, time)) {
             if (!tm_wait_spinning(&wait))
                 sleep_on(d, time);
