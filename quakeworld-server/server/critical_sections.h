@@ -21,8 +21,14 @@
  *   CS_USERINFO       a client changing its name/colours (read by others' scoreboards).
  *   CS_SCOREBOARD     a newcomer's "spawn" copying every slot's name, colours and frags.
  *
- * Nested sections (a move command's kill writing frags to everyone) run inside the outer
- * one: the lock is re-entrant and nested transactions are flattened.
+ * Nested sections: the game writes its messages in small sections of their own
+ * (NESTED_SECTION), as the paper's server did: a kill's frags and obituary to everybody
+ * (CS_BROADCAST), an item's pickup message (CS_CLIENT_MESSAGE), a respawn (CS_SPAWN_PLAYER,
+ * which may telefrag: three deep). Inside a section they are nested transactions in the
+ * transactional modes (flattened by libtm, each counted by its statistics), and need nothing
+ * more in the lock modes, whose outer section already holds what they touch (region: the
+ * primitives take their innermost locks). Outside any section (U, the master alone) they
+ * just run.
  *
  * -sync modes (one switch, same section bodies):
  *   lock     one global re-entrant lock around each section (the paper's LOCK)
@@ -34,7 +40,8 @@
  *   stm      each section is a __transaction_atomic block on libtm/libitm
  *   stmlock  the transaction runs while holding the global lock (instrumentation cost, no
  *            aborts; the paper's STM_LOCK)
- *   none     no synchronisation (only valid with -threads 1)
+ *   none     no synchronisation (only valid with -threads 1, or with -sched lpt, whose
+ *            jobs never share what they write: sv_sched.h)
  *
  * Section bodies only call transaction_safe code (QW_TM_SAFE), or transaction_pure code
  * (QW_TM_PURE, world/bsp.h: traces, point contents, leaf and PVS lookups, pmove), which reads
@@ -76,8 +83,20 @@ void sv_global_unlock(void);
  * sv_region_plan_move chose), and their release (sv_region.c). */
 void sv_region_enter(sv_cs_id id);
 void sv_region_leave(void);
-/* Counts section entries per thread (for the statistics). */
-void sv_cs_count(sv_cs_id id);
+/* Counts section entries per thread (for the statistics). Transaction-pure, for nested
+ * sections: it writes only the thread's counters (a restarted transaction counts again). */
+void sv_cs_count(sv_cs_id id) __attribute__((transaction_pure));
+/* Whether the calling thread is inside a section (set and cleared around each outermost one,
+ * outside its transaction; pure: a thread-local flag). */
+extern __thread int sv_cs_depth;
+__attribute__((transaction_pure)) static inline int sv_cs_nested(void)
+{
+    return sv_cs_depth;
+}
+
+/* A small function of its own for a NESTED_SECTION: a transaction begins like setjmp, and
+ * the caller's locals would count as clobbered. */
+#define SV_SECTION_FN __attribute__((noinline, transaction_safe))
 
 #ifdef SV_WITHOUT_TM
 /* Built without -fgnu-tm (e.g. for ThreadSanitizer runs of the lock and region modes): only
@@ -86,6 +105,7 @@ void sv_cs_count(sv_cs_id id);
 #define CRITICAL_SECTION(id, ...)                                                         \
     do {                                                                                  \
         sv_cs_count(id);                                                                  \
+        sv_cs_depth++;                                                                    \
         if (sv_sync == SYNC_REGION)                                                       \
             sv_region_enter(id);                                                          \
         else if (sv_sync != SYNC_NONE)                                                    \
@@ -95,6 +115,12 @@ void sv_cs_count(sv_cs_id id);
             sv_region_leave();                                                            \
         else if (sv_sync != SYNC_NONE)                                                    \
             sv_global_unlock();                                                           \
+        sv_cs_depth--;                                                                    \
+    } while (0)
+#define NESTED_SECTION(id, ...)                                                           \
+    do {                                                                                  \
+        sv_cs_count(id);                                                                  \
+        { __VA_ARGS__ }                                                                   \
     } while (0)
 #define CRITICAL_SECTION_CANCELLABLE(id, ok, expr)                                        \
     CRITICAL_SECTION(id, (ok) = (expr);)
@@ -104,6 +130,7 @@ void sv_cs_count(sv_cs_id id);
 #define CRITICAL_SECTION(id, ...)                                                         \
     do {                                                                                  \
         sv_cs_count(id);                                                                  \
+        sv_cs_depth++;                                                                    \
         switch (sv_sync) {                                                                \
         case SYNC_STM:                                                                    \
             __transaction_atomic { __VA_ARGS__ }                                          \
@@ -126,6 +153,18 @@ void sv_cs_count(sv_cs_id id);
         case SYNC_NONE:                                                                   \
         default: { __VA_ARGS__ } break;                                                   \
         }                                                                                 \
+        sv_cs_depth--;                                                                    \
+    } while (0)
+
+/* Runs the statements in ... as section `id` inside the section that calls it: a nested
+ * transaction in the transactional modes, the statements alone otherwise (see above). */
+#define NESTED_SECTION(id, ...)                                                           \
+    do {                                                                                  \
+        sv_cs_count(id);                                                                  \
+        if (sv_cs_nested() && (sv_sync == SYNC_STM || sv_sync == SYNC_STMLOCK))           \
+            __transaction_atomic { __VA_ARGS__ }                                          \
+        else                                                                              \
+            { __VA_ARGS__ }                                                               \
     } while (0)
 
 /* Like CRITICAL_SECTION for a body that is one boolean expression (a call): when it yields
@@ -135,6 +174,7 @@ void sv_cs_count(sv_cs_id id);
     do {                                                                                  \
         sv_cs_count(id);                                                                  \
         (ok) = false;                                                                     \
+        sv_cs_depth++;                                                                    \
         switch (sv_sync) {                                                                \
         case SYNC_STM:                                                                    \
             __transaction_atomic { (ok) = (expr); if (!(ok)) __transaction_cancel; }      \
@@ -157,6 +197,7 @@ void sv_cs_count(sv_cs_id id);
         case SYNC_NONE:                                                                   \
         default: (ok) = (expr); break;                                                    \
         }                                                                                 \
+        sv_cs_depth--;                                                                    \
     } while (0)
 
 #endif

@@ -33,7 +33,9 @@ void sv_global_unlock(void)
     pthread_mutex_unlock(&global_lock);
 }
 
-void sv_cs_count(sv_cs_id id)
+__thread int sv_cs_depth;
+
+__attribute__((transaction_pure)) void sv_cs_count(sv_cs_id id)
 {
     sv_stats_thread()->cs_entries[id]++;
 }

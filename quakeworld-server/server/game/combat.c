@@ -34,6 +34,15 @@ static bool send_frags(int slot)
     return sv_reliable_broadcast(msg, sb.cursize);
 }
 
+/* A kill's news for everybody: a small section inside the command's, as in the paper. */
+SV_SECTION_FN static bool send_kill_news(int scorer, const char *text)
+{
+    bool ok = true;
+    NESTED_SECTION(CS_BROADCAST, ok &= send_frags(scorer);
+                                 ok &= sv_broadcast_print(PRINT_MEDIUM, text););
+    return ok;
+}
+
 static bool kill_player(int target, int attacker, sv_damage_cause cause)
 {
     sv_player *p = &sv.players[target];
@@ -47,6 +56,7 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
     char text[160];
     size_t n = 0;
     const char *victim = sv.clients[target].name;
+    int scorer = attacker < 0 ? target : attacker;  /* whose frags change */
     if (attacker < 0 || attacker == target) {
         /* killed by the world or by oneself: a frag less */
         static const char *const how[] = {
@@ -56,12 +66,10 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
             [DMG_SLIME] = " dissolved in slime\n", [DMG_LAVA] = " burned in lava\n",
             [DMG_CRUSH] = " was squished\n"};
         sv.players[target].frags -= 1;
-        ok &= send_frags(target);
         n = text_append(text, sizeof text, n, victim);
         n = text_append(text, sizeof text, n, how[cause]);
     } else {
         sv.players[attacker].frags += 1;
-        ok &= send_frags(attacker);
         static const char *const before[] = {
             [DMG_SHOTGUN] = " chewed on ", [DMG_AXE] = " was ax-murdered by ",
             [DMG_ROCKET] = " rides ", [DMG_TELEFRAG] = " was telefragged by ",
@@ -77,7 +85,7 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
         n = text_append(text, sizeof text, n, sv.clients[attacker].name);
         n = text_append(text, sizeof text, n, after[cause]);
     }
-    ok &= sv_broadcast_print(PRINT_MEDIUM, text);
+    ok &= send_kill_news(scorer, text);
 
     sv_log_deferred("frag: ", text);
     sv_event_sound(target + 1, 2, sv.sound_death, p->origin);

@@ -78,6 +78,14 @@ static bool top_up(int *stock, int amount, int cap)
     return true;
 }
 
+/* The "You got ..." line: a small section of its own inside the command's. */
+SV_SECTION_FN static bool pickup_message(sv_client *cl, const char *msg)
+{
+    bool ok;
+    NESTED_SECTION(CS_CLIENT_MESSAGE, ok = sv_reliable_print(cl, PRINT_LOW, msg););
+    return ok;
+}
+
 QW_TM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e)
 {
     const char *msg = NULL;
@@ -135,7 +143,7 @@ QW_TM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e)
     bool weapon = e->item >= ITEM_WEAPON_SHOTGUN;
     e->respawn_time = sv.time + (weapon ? 30.0 : 20.0);
     sv_event_sound(cl->slot + 1, 3, sv.sound_item, p->origin);
-    return sv_reliable_print(cl, PRINT_LOW, msg);
+    return pickup_message(cl, msg);
 }
 
 void sv_items_think(sv_entity *e)

@@ -196,6 +196,15 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
     qw_area_relink_object(&sv.area, &p->link, p->origin);
 }
 
+/* Back into the world after a death: a section inside the command's (spawning may telefrag,
+ * whose news is one more inside). */
+SV_SECTION_FN static bool spawn_again(int slot)
+{
+    bool ok;
+    NESTED_SECTION(CS_SPAWN_PLAYER, ok = sv_game_spawn_player(slot););
+    return ok;
+}
+
 QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
 {
     sv_player *p = &sv.players[cl->slot];
@@ -218,7 +227,7 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
         int pressed = cmd->buttons & ~p->oldbuttons & (QW_BUTTON_ATTACK | QW_BUTTON_JUMP);
         p->oldbuttons = cmd->buttons;
         if (pressed && p->time >= p->death_time + 1.0)
-            return sv_game_spawn_player(cl->slot);
+            return spawn_again(cl->slot);
         return true;
     }
     if (cmd->impulse)

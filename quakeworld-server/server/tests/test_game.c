@@ -134,6 +134,49 @@ static void test_kill_frags_and_respawn(void **state)
     assert_false(sv.players[1].dead);
 }
 
+/* A kill inside a move command sends its news in a section nested in the command's, and a
+ * respawn is one too (critical_sections.h); when a queue overflows, the whole command with
+ * its nested sections is undone. */
+static void test_nested_sections(void **state)
+{
+    (void)state;
+    place(0, 0, 0);
+    place(1, 100, 0);
+    sv_player *p0 = &sv.players[0], *p1 = &sv.players[1];
+    const uint64_t *entries = sv_stats_thread()->cs_entries;
+    uint64_t broadcasts = entries[CS_BROADCAST], spawns = entries[CS_SPAWN_PLAYER];
+    p1->health = 1;
+    p1->armor = 0;
+    p0->attack_finished = p0->time;
+    int frags = p0->frags;
+    command(0, 0, QW_BUTTON_ATTACK);
+    assert_true(p1->dead);
+    assert_int_equal(p0->frags, frags + 1);
+    assert_int_equal(entries[CS_BROADCAST], broadcasts + 1);
+    p1->time += 2;
+    command(1, 0, 0);
+    command(1, 0, QW_BUTTON_ATTACK);
+    assert_false(p1->dead);
+    assert_int_equal(entries[CS_SPAWN_PLAYER], spawns + 1);
+
+    /* the news cannot be queued for player 1: the kill is undone with it */
+    place(1, 100, 0);
+    p1->health = 1;
+    p0->attack_finished = p0->time;
+    sv_reliable *q = &sv.clients[1].reliable;
+    sv_reliable saved = *q;
+    q->count = SV_RELIABLE_BLOCKS;
+    for (int b = 0; b < SV_RELIABLE_BLOCKS; b++)
+        q->blocks[b].len = QW_MAX_MSGLEN;
+    qw_usercmd cmd = {.angles = {0, 0, 0}, .buttons = QW_BUTTON_ATTACK};
+    assert_false(cs_run_command(0, &cmd));
+    assert_false(p1->dead);
+    assert_int_equal(p1->health, 1);
+    assert_int_equal(p0->frags, frags + 1);
+    assert_false(q->overflowed);
+    *q = saved;
+}
+
 static void test_rocket_explodes_in_u(void **state)
 {
     (void)state;
@@ -313,6 +356,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_shotgun_hits),
         cmocka_unit_test(test_refire_on_player_clock),
         cmocka_unit_test(test_kill_frags_and_respawn),
+        cmocka_unit_test(test_nested_sections),
         cmocka_unit_test(test_rocket_explodes_in_u),
         cmocka_unit_test(test_item_pickup_and_respawn),
         cmocka_unit_test(test_lava_slime_and_drowning),
