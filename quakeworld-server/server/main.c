@@ -38,7 +38,8 @@ static void usage(FILE *out)
 "  -sync MODE        lock | region | stm | stmlock | none (default lock; none needs\n"
 "                    -threads 1): one global lock, the areanode region locks, transactions,\n"
 "                    transactions under the global lock, or nothing\n"
-"  -maxclients N     player slots (1..%d, default 16)\n"
+"  -maxclients N     player slots (1..%d, default 16; slots from 32 on only for clients\n"
+"                    that say \"bigslots 1\" in their userinfo, such as qwbot)\n"
 "  -stats SECONDS    print statistics every SECONDS (and always on exit)\n"
 "  -waitall          start each frame's request processing only when every client has\n"
 "                    sent a packet (or after 1 s)\n"
@@ -60,7 +61,7 @@ static void usage(FILE *out)
 "  (cmdlist and cvarlist list them all; see the server's README for admins)\n"
 "\n"
 "Statistics lines start with \"qwsv-stats\" and are key=value pairs (see sv_stats.c).\n",
-            SV_MAX_THREADS, QW_MAX_CLIENTS);
+            SV_MAX_THREADS, SV_MAX_CLIENTS);
 }
 
 static bool parse_int(const char *opt, const char *v, int lo, int hi, int *out)
@@ -138,7 +139,7 @@ static int parse_args(int argc, char **argv, sv_options *o)
                 return -1;
             i++;
         } else if (!strcmp(a, "-maxclients")) {
-            if (!parse_int(a, v, 1, QW_MAX_CLIENTS, &o->maxclients))
+            if (!parse_int(a, v, 1, SV_MAX_CLIENTS, &o->maxclients))
                 return -1;
             sv_cmdline_add("maxclients", v);
             i++;

@@ -31,7 +31,13 @@
 #include "critical_sections.h"
 
 #define SV_MAX_THREADS 16
+/* Player slots. QuakeWorld clients know QW_MAX_CLIENTS (32): slots from 32 on go only to
+ * clients that say "bigslots" in their userinfo (qwbot), and nothing about a player in such a
+ * slot is sent to the others (sv_client.h). Slots must fit the byte of svc_playerinfo. */
+#define SV_MAX_CLIENTS 192
 #define SV_MAX_ENTITIES 512          /* entity numbers must fit 9 bits on the wire */
+/* Players are entities 1..32 as in QuakeWorld (slot + 1); a player in a big slot has no
+ * entity number of its own (sv_player_entnum). */
 #define SV_FIRST_NONPLAYER (QW_MAX_CLIENTS + 1)
 #define SV_INBOX 16                   /* packets queued per client between frames */
 #define SV_RELIABLE_BLOCKS 12         /* reliable backlog per client (x QW_MAX_MSGLEN) */
@@ -81,6 +87,8 @@ typedef struct sv_client {
     char name[32];
     int topcolor, bottomcolor;
     bool spectator;                   /* connected with "spectator" set in its userinfo */
+    bool bigslots;                    /* a player that said "bigslots 1" at connect: it may
+                                         get a slot from 32 on and hears of such slots */
     qw_netchan netchan;
     int spawncount;                   /* the sign-on generation the client must quote */
     double connect_time;
@@ -279,8 +287,8 @@ typedef struct sv_server {
         sound_death, sound_gib, sound_door_move, sound_door_stop, sound_plat_move,
         sound_plat_stop, sound_button;
 
-    sv_client clients[QW_MAX_CLIENTS];
-    sv_player players[QW_MAX_CLIENTS];
+    sv_client clients[SV_MAX_CLIENTS];
+    sv_player players[SV_MAX_CLIENTS];
     sv_entity entities[SV_MAX_ENTITIES];
     int num_entities;                 /* highest entity number in use + 1 */
     sv_spawnpoint spawnpoints[64];
@@ -297,10 +305,18 @@ typedef struct sv_server {
     int next_userid;
     int next_worker;
     unsigned challenge_seed;
-    struct { struct sockaddr_in addr; int challenge; double time; } challenges[64];
+    /* one per address that asked recently: room for every slot connecting at once */
+    struct { struct sockaddr_in addr; int challenge; double time; } challenges[2 * SV_MAX_CLIENTS];
 } sv_server;
 
 extern sv_server sv;
+
+/* The entity number of player `slot` in sounds: slot + 1, as in QuakeWorld; a big slot has
+ * none, its sounds come from the world (entity 0) at the player's place. */
+QW_TM_SAFE static inline int sv_player_entnum(int slot)
+{
+    return slot < QW_MAX_CLIENTS ? slot + 1 : 0;
+}
 
 /* Index of the calling thread (0 = master). */
 extern __thread int sv_thread_index;

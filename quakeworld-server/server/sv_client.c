@@ -24,6 +24,7 @@ void sv_client_init(sv_client *cl, const struct sockaddr_in *from, int qport,
     cl->worker = sv.next_worker++ % sv.opt.threads;
     snprintf(cl->userinfo, sizeof cl->userinfo, "%s", userinfo);
     sv_client_apply_userinfo(cl);
+    cl->bigslots = sv_userinfo_wants_bigslots(userinfo);
     qw_netchan_init(&cl->netchan, false, qport);
     cl->netchan.last_received = sv.realtime;
     cl->connect_time = sv.realtime;
@@ -55,7 +56,7 @@ void sv_client_free(sv_client *cl, const char *reason)
             cl->state = CL_FREE;
             sv_broadcast_print(PRINT_HIGH, text);
             uint8_t frags[4] = {svc_updatefrags, (uint8_t)cl->slot, 0, 0};
-            sv_reliable_broadcast(frags, sizeof frags);
+            sv_reliable_broadcast_about(cl->slot, frags, sizeof frags);
         }
     }
     free(cl->download);
@@ -65,7 +66,7 @@ void sv_client_free(sv_client *cl, const char *reason)
 
 sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len)
 {
-    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && cl->addr.sin_addr.s_addr == from->sin_addr.s_addr &&
             cl->addr.sin_port == from->sin_port)
@@ -74,7 +75,7 @@ sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *p
     int qport = qw_netchan_peek_qport(pkt, len);
     if (qport < 0)
         return NULL;
-    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && cl->addr.sin_addr.s_addr == from->sin_addr.s_addr &&
             cl->qport == qport) {

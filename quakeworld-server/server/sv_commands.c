@@ -224,8 +224,10 @@ static void cmd_spawn(sv_client *cl, const sv_args *a)
         return;
     uint8_t buf[QW_MAX_MSGLEN];
     qw_sizebuf sb;
-    user_snapshot users[QW_MAX_CLIENTS];
+    user_snapshot users[SV_MAX_CLIENTS];
     int n = sv.opt.maxclients;
+    if (n > QW_MAX_CLIENTS && !cl->bigslots)
+        n = QW_MAX_CLIENTS; /* it knows 32 slots */
     snapshot_users_cs(users, n);
     /* one message per slot so each fits a reliable block whole */
     for (int i = 0; i < n; i++) {
@@ -315,7 +317,7 @@ static void cmd_setinfo(sv_client *cl, const sv_args *a)
         qw_write_byte(&sb, cl->slot);
         qw_write_string(&sb, key);
         qw_write_string(&sb, !strcmp(key, "name") ? tmp.name : sv_arg(a, 2));
-        CRITICAL_SECTION(CS_BROADCAST, sv_reliable_broadcast(buf, sb.cursize););
+        CRITICAL_SECTION(CS_BROADCAST, sv_reliable_broadcast_about(cl->slot, buf, sb.cursize););
     }
 }
 

@@ -67,7 +67,7 @@ static void barrier_wait(void)
 static void run_rp(int worker)
 {
     double t0 = sv_clock();
-    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->worker == worker && cl->state >= CL_CONNECTED && cl->inbox_count > 0)
             sv_client_process_inbox(cl);
@@ -78,7 +78,7 @@ static void run_rp(int worker)
 static void run_s(int worker)
 {
     double t0 = sv_clock();
-    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->worker == worker && cl->state >= CL_CONNECTED)
             sv_send_client(cl);
@@ -149,7 +149,7 @@ static int receive_packets(void)
 
 static bool all_clients_have_packets(void)
 {
-    for (int i = 0; i < QW_MAX_CLIENTS; i++)
+    for (int i = 0; i < SV_MAX_CLIENTS; i++)
         if (sv.clients[i].state >= CL_CONNECTED && sv.clients[i].inbox_count == 0)
             return false;
     return true;
@@ -198,7 +198,7 @@ static void run_u(void)
     sv.framenum++;
     sv_events_begin_frame();
 
-    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state < CL_CONNECTED)
             continue;
@@ -263,7 +263,7 @@ void sv_frame_run(void)
     for (int i = 1; i < n; i++)
         pthread_join(threads[i], NULL);
     pthread_barrier_destroy(&frame_barrier);
-    for (int i = 0; i < QW_MAX_CLIENTS; i++)
+    for (int i = 0; i < SV_MAX_CLIENTS; i++)
         if (sv.clients[i].state >= CL_CONNECTED)
             sv_client_free(&sv.clients[i], "server shutting down");
     sv_stats_print(stdout, "final", sv_clock());

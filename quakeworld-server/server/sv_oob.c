@@ -12,6 +12,9 @@
 #include "sv_net.h"
 #include "sv_rcon.h"
 #include "sv_tokenize.h"
+#include "sv_userinfo.h"
+
+#define SV_CHALLENGES ((int)(sizeof sv.challenges / sizeof sv.challenges[0]))
 
 static void reply_print(const struct sockaddr_in *to, const char *text)
 {
@@ -26,7 +29,7 @@ static void do_status(const struct sockaddr_in *from)
 {
     char text[QW_MAX_MSGLEN];
     size_t n = (size_t)snprintf(text, sizeof text, "%s\n", sv.serverinfo);
-    for (int i = 0; i < QW_MAX_CLIENTS && n < sizeof text; i++) {
+    for (int i = 0; i < SV_MAX_CLIENTS && n < sizeof text; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state != CL_CONNECTED && cl->state != CL_SPAWNED)
             continue;
@@ -52,7 +55,7 @@ static void do_status(const struct sockaddr_in *from)
 static void do_getchallenge(const struct sockaddr_in *from)
 {
     int slot = -1, oldest = 0;
-    for (int i = 0; i < 64; i++) {
+    for (int i = 0; i < SV_CHALLENGES; i++) {
         if (sv_addr_equal(&sv.challenges[i].addr, from)) {
             slot = i;
             break;
@@ -89,7 +92,7 @@ static void do_connect(const struct sockaddr_in *from, const sv_args *a)
     int qport = atoi(sv_arg(a, 2)) & 0xffff;
     int challenge = atoi(sv_arg(a, 3));
     bool known = false;
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < SV_CHALLENGES; i++)
         if (sv_addr_equal(&sv.challenges[i].addr, from) &&
             sv.challenges[i].challenge == challenge && sv.challenges[i].time > 0) {
             known = true;
@@ -107,6 +110,10 @@ static void do_connect(const struct sockaddr_in *from, const sv_args *a)
         return;
     }
 
+    /* slots from 32 on only for clients that know them (sv_userinfo_wants_bigslots) */
+    int slots = sv.opt.maxclients;
+    if (slots > QW_MAX_CLIENTS && !sv_userinfo_wants_bigslots(userinfo))
+        slots = QW_MAX_CLIENTS;
     /* a reconnect from the same address and qport reuses its slot */
     sv_client *cl = NULL;
     for (int i = 0; i < sv.opt.maxclients; i++) {
@@ -118,8 +125,10 @@ static void do_connect(const struct sockaddr_in *from, const sv_args *a)
             break;
         }
     }
+    if (cl && cl - sv.clients >= slots)
+        cl = NULL; /* back without "bigslots" from a big slot: a slot below 32, or none */
     if (!cl)
-        for (int i = 0; i < sv.opt.maxclients; i++)
+        for (int i = 0; i < slots; i++)
             if (sv.clients[i].state == CL_FREE) {
                 cl = &sv.clients[i];
                 break;

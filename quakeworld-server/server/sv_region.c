@@ -12,7 +12,7 @@
 #define REGION_MARGIN 64.0f
 
 static pthread_mutex_t leaf_locks[QW_AREA_NODES];
-static pthread_mutex_t client_locks[QW_MAX_CLIENTS];
+static pthread_mutex_t client_locks[SV_MAX_CLIENTS];
 static pthread_mutex_t events_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t entities_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t movers_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -30,7 +30,7 @@ void sv_region_init(void)
 {
     for (int i = 0; i < QW_AREA_NODES; i++)
         pthread_mutex_init(&leaf_locks[i], NULL);
-    for (int i = 0; i < QW_MAX_CLIENTS; i++)
+    for (int i = 0; i < SV_MAX_CLIENTS; i++)
         pthread_mutex_init(&client_locks[i], NULL);
     qw_area_enable_list_locks(&sv.area);
     all_leaves = qw_area_all_leaves(&sv.area);

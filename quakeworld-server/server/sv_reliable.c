@@ -83,17 +83,34 @@ QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text)
     return !sb.overflowed && sv_reliable_write(cl, buf, sb.cursize);
 }
 
-QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len)
+/* Whether a message naming player slot `about` (-1: nobody) may go to cl: a client that knows
+ * only QuakeWorld's 32 slots never hears of a big slot. */
+QW_TM_SAFE static bool may_hear_of(const sv_client *cl, int about)
+{
+    return about < QW_MAX_CLIENTS || cl->bigslots;
+}
+
+QW_TM_SAFE static bool broadcast(int about, const void *data, size_t len)
 {
     bool ok = true;
-    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
         sv_region_lock_client(i);
-        if (cl->state == CL_CONNECTED || cl->state == CL_SPAWNED)
+        if ((cl->state == CL_CONNECTED || cl->state == CL_SPAWNED) && may_hear_of(cl, about))
             ok &= append(cl, data, len);
         sv_region_unlock_client(i);
     }
     return ok;
+}
+
+QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len)
+{
+    return broadcast(-1, data, len);
+}
+
+QW_TM_SAFE bool sv_reliable_broadcast_about(int slot, const void *data, size_t len)
+{
+    return broadcast(slot, data, len);
 }
 
 QW_TM_SAFE bool sv_broadcast_print(int level, const char *text)
@@ -119,7 +136,7 @@ void sv_reliable_to_netchan(sv_client *cl)
 
 bool sv_reliable_queues_roomy(void)
 {
-    for (int i = 0; i < QW_MAX_CLIENTS; i++)
+    for (int i = 0; i < SV_MAX_CLIENTS; i++)
         if (sv.clients[i].reliable.tight)
             return false;
     return true;

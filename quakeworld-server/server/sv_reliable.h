@@ -19,6 +19,9 @@ QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text);
 /* Appends the message to every client in the game (connected or spawned); false if some
  * queue overflowed (that client will be dropped). */
 QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len);
+/* The same for a message about player `slot` (its frags, its userinfo): clients that know
+ * only 32 slots do not get it when the slot is a big one. */
+QW_TM_SAFE bool sv_reliable_broadcast_about(int slot, const void *data, size_t len);
 QW_TM_SAFE bool sv_broadcast_print(int level, const char *text);
 
 /* S phase (owner only): moves queued blocks into the netchan when it can take them, and

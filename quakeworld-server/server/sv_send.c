@@ -61,14 +61,20 @@ static int player_frame(const sv_player *p)
     return 12 + tick % 5;
 }
 
+/* Room kept for the entities and events after the other players: with more than 32 players
+ * in view (big slots) not all fit one datagram, and those that do not are left out rather
+ * than the whole unreliable part. */
+#define ROOM_AFTER_PLAYERS 512
+
 static void write_players(sv_client *cl, qw_sizebuf *sb, const uint8_t *pvs)
 {
-    for (int j = 0; j < QW_MAX_CLIENTS; j++) {
+    for (int j = 0; j < SV_MAX_CLIENTS; j++) {
         sv_player *p = &sv.players[j];
         sv_client *owner = &sv.clients[j];
-        if (!p->active || owner->state != CL_SPAWNED)
+        if (!p->active || owner->state != CL_SPAWNED || (j >= QW_MAX_CLIENTS && !cl->bigslots))
             continue;
-        if (j != cl->slot && !visible(pvs, &p->link))
+        if (j != cl->slot && (!visible(pvs, &p->link) ||
+                              qw_sizebuf_free_space(sb) < ROOM_AFTER_PLAYERS))
             continue;
         qw_playerinfo pi;
         memset(&pi, 0, sizeof pi);

@@ -29,3 +29,12 @@ void sv_client_apply_userinfo(sv_client *cl)
     qw_info_get(cl->userinfo, "spectator", v, sizeof v);
     cl->spectator = v[0] && strcmp(v, "0") != 0;
 }
+
+bool sv_userinfo_wants_bigslots(const char *userinfo)
+{
+    char v[16];
+    qw_info_get(userinfo, "spectator", v, sizeof v);
+    if (v[0] && strcmp(v, "0") != 0)
+        return false;
+    return atoi(qw_info_get(userinfo, "bigslots", v, sizeof v)) == 1;
+}

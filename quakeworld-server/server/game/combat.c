@@ -31,7 +31,7 @@ static bool send_frags(int slot)
     qw_write_byte(&sb, svc_updatefrags);
     qw_write_byte(&sb, slot);
     qw_write_short(&sb, sv.players[slot].frags);
-    return sv_reliable_broadcast(msg, sb.cursize);
+    return sv_reliable_broadcast_about(slot, msg, sb.cursize);
 }
 
 /* A kill's news for everybody: a small section inside the command's, as in the paper. */
@@ -88,7 +88,7 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
     ok &= send_kill_news(scorer, text);
 
     sv_log_deferred("frag: ", text);
-    sv_event_sound(target + 1, 2, sv.sound_death, p->origin);
+    sv_event_sound(sv_player_entnum(target), 2, sv.sound_death, p->origin);
     return ok;
 }
 
@@ -118,14 +118,14 @@ QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float
     }
     if (p->health <= 0)
         return kill_player(target, attacker, cause);
-    sv_event_sound(target + 1, 2, sv.sound_pain, p->origin);
+    sv_event_sound(sv_player_entnum(target), 2, sv.sound_pain, p->origin);
     return true;
 }
 
 QW_TM_SAFE bool sv_combat_telefrag(int slot, const float origin[3])
 {
     bool ok = true;
-    for (int j = 0; j < QW_MAX_CLIENTS; j++) {
+    for (int j = 0; j < SV_MAX_CLIENTS; j++) {
         sv_player *o = &sv.players[j];
         if (j != slot && o->active && !o->dead && distance_sq(o->origin, origin) < 32.0f * 32.0f)
             ok &= sv_game_damage(j, slot, 1000, origin, DMG_TELEFRAG);
@@ -137,7 +137,7 @@ QW_TM_SAFE bool sv_combat_radius_damage(const float at[3], int attacker, float d
                                         const sv_player *direct)
 {
     bool ok = true;
-    for (int j = 0; j < QW_MAX_CLIENTS; j++) {
+    for (int j = 0; j < SV_MAX_CLIENTS; j++) {
         sv_player *o = &sv.players[j];
         if (!o->active || o->dead || o == direct)
             continue;

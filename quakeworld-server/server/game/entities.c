@@ -45,12 +45,12 @@ QW_TM_SAFE void sv_entity_link(sv_entity *e, int solid)
 
 QW_TM_SAFE sv_player *sv_player_for_object(const qw_area_object *obj)
 {
-    if (!obj)
+    /* by its address alone (nothing of obj is read): the players' links lie in one array */
+    uintptr_t first = (uintptr_t)&sv.players[0].link, at = (uintptr_t)obj;
+    if (!obj || at < first)
         return NULL;
-    for (int i = 0; i < QW_MAX_CLIENTS; i++)
-        if (&sv.players[i].link == obj)
-            return &sv.players[i];
-    return NULL;
+    uintptr_t i = (at - first) / sizeof(sv_player);
+    return i < SV_MAX_CLIENTS && &sv.players[i].link == obj ? &sv.players[i] : NULL;
 }
 
 sv_entity *sv_entity_spawn_trigger(sv_entity_kind kind, const float mins[3], const float maxs[3])

@@ -142,7 +142,7 @@ QW_TM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e)
     e->modelindex = 0;
     bool weapon = e->item >= ITEM_WEAPON_SHOTGUN;
     e->respawn_time = sv.time + (weapon ? 30.0 : 20.0);
-    sv_event_sound(cl->slot + 1, 3, sv.sound_item, p->origin);
+    sv_event_sound(sv_player_entnum(cl->slot), 3, sv.sound_item, p->origin);
     return pickup_message(cl, msg);
 }
 

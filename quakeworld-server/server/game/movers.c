@@ -125,8 +125,8 @@ static int push(sv_entity *e, const float delta[3])
     qw_vec_copy(e->link.absmin, lo);
     qw_vec_copy(e->link.absmax, hi);
     hi[2] += 2;
-    int moved[QW_MAX_CLIENTS], num_moved = 0, blocker = -1;
-    for (int j = 0; j < QW_MAX_CLIENTS && blocker < 0; j++) {
+    int moved[SV_MAX_CLIENTS], num_moved = 0, blocker = -1;
+    for (int j = 0; j < SV_MAX_CLIENTS && blocker < 0; j++) {
         sv_player *p = &sv.players[j];
         if (!p->active || p->dead || !boxes_meet(p->link.absmin, p->link.absmax, lo, hi))
             continue;

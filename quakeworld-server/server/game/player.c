@@ -21,7 +21,7 @@ static const float player_maxs[3] = {16, 16, 32};
 
 void sv_game_init_players(void)
 {
-    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         memset(&sv.players[i], 0, sizeof sv.players[i]);
         qw_area_object_init(&sv.players[i].link);
     }
@@ -54,7 +54,7 @@ static const sv_spawnpoint *select_spawn_point(int slot)
     for (int k = 0; k < n; k++) {
         int s = (sv.spawn_rotation + k) % n;
         bool free_spot = true;
-        for (int j = 0; j < QW_MAX_CLIENTS; j++) {
+        for (int j = 0; j < SV_MAX_CLIENTS; j++) {
             sv_player *o = &sv.players[j];
             if (j != slot && o->active && !o->dead &&
                 distance_sq(o->origin, sv.spawnpoints[s].origin) < 84.0f * 84.0f)

@@ -55,7 +55,7 @@ static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
         qw_vec_ma(src, SHOTGUN_RANGE, dir, end);
         ok &= hitscan(cl, p, src, end, SHOTGUN_DAMAGE, DMG_SHOTGUN);
     }
-    sv_event_sound(cl->slot + 1, 1, sv.sound_shotgun, p->origin);
+    sv_event_sound(sv_player_entnum(cl->slot), 1, sv.sound_shotgun, p->origin);
     return ok;
 }
 
@@ -84,7 +84,7 @@ static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
     memset(e->mins, 0, sizeof e->mins);
     memset(e->maxs, 0, sizeof e->maxs);
     sv_entity_link(e, QW_SOLID_NOT); /* linked only for its PVS leafs; it moves by traces */
-    sv_event_sound(cl->slot + 1, 1, sv.sound_rocket_fire, p->origin);
+    sv_event_sound(sv_player_entnum(cl->slot), 1, sv.sound_rocket_fire, p->origin);
 }
 
 static bool fire_axe(sv_client *cl, sv_player *p, const float angles[3])

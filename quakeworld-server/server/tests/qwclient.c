@@ -89,6 +89,16 @@ static void die(const char *fmt, const char *arg)
     exit(1);
 }
 
+/* A player slot byte: a QuakeWorld client knows 32 slots and stops at any other (ezQuake:
+ * "CL_ParsePlayerinfo: bad num"); a server must not send one to it. */
+static int player_slot(qw_msgreader *r)
+{
+    int slot = qw_read_byte(r);
+    if (!r->bad && slot >= QW_MAX_CLIENTS)
+        die("a message about player slot %s: QuakeWorld clients know 32 slots", "32+");
+    return slot;
+}
+
 static void send_oob(const char *text)
 {
     char buf[1500];
@@ -298,19 +308,19 @@ static void parse_message(qw_msgreader *r)
             break;
         case svc_updatefrags:
         case svc_updateping:
-            qw_read_byte(r);
+            player_slot(r);
             qw_read_short(r);
             break;
         case svc_updatepl:
-            qw_read_byte(r);
+            player_slot(r);
             qw_read_byte(r);
             break;
         case svc_updateentertime:
-            qw_read_byte(r);
+            player_slot(r);
             qw_read_float(r);
             break;
         case svc_updateuserinfo: {
-            int slot = qw_read_byte(r);
+            int slot = player_slot(r);
             qw_read_long(r);
             qw_read_string(r, s, sizeof s);
             char name[64], spec[8];
@@ -324,7 +334,7 @@ static void parse_message(qw_msgreader *r)
             break;
         }
         case svc_setinfo:
-            qw_read_byte(r);
+            player_slot(r);
             qw_read_string(r, s, sizeof s);
             qw_read_string(r, s, sizeof s);
             break;
@@ -385,6 +395,8 @@ static void parse_message(qw_msgreader *r)
             qw_playerinfo pi;
             if (!qw_playerinfo_read(r, &pi))
                 die("truncated playerinfo%s", "");
+            if (pi.slot >= QW_MAX_CLIENTS)
+                die("a player update for slot %s: QuakeWorld clients know 32 slots", "32+");
             if (pi.slot == spectator_slot)
                 die("a player update for %s, a spectator", opt.expect_spectator);
             if (opt.spectator && pi.slot == my_slot)

@@ -12,6 +12,8 @@ grep -q "/nonexistent/id1/maps/nomap.bsp" "$tmp/out" || fail "the error does not
 grep -q "lock, region, stm, stmlock or none" "$tmp/out" || fail "bad -sync error: $(cat "$tmp/out")"
 "$QWSV" -basedir . -map x -threads 2 -sync none >"$tmp/out" 2>&1 && fail "-sync none with 2 threads accepted"
 "$QWSV" -basedir . -map x -threads 0 >"$tmp/out" 2>&1 && fail "-threads 0 accepted"
+"$QWSV" -basedir . -map x -maxclients 193 >"$tmp/out" 2>&1 && fail "-maxclients 193 accepted"
+grep -q "maxclients needs a number from 1 to 192" "$tmp/out" || fail "bad -maxclients error: $(cat "$tmp/out")"
 "$QWSV" -bogus >"$tmp/out" 2>&1 && fail "an unknown option was accepted"
 grep -q "unknown option -bogus" "$tmp/out" || fail "unknown option error: $(cat "$tmp/out")"
 echo "ok"

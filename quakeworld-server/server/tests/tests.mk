@@ -76,6 +76,7 @@ check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(ADMINTEST) $(GAMETEST) $(TELETEST) $(E
 	@$(TEST_CASE) qwsv-tsan-lock --timeout 180 -- env $(TEST_ENV) tests/test-tsan.sh $(TSAN_QWSV) lock 27532
 	@$(TEST_CASE) qwsv-spectator --timeout 90 --tm -- env $(TEST_ENV) tests/test-spectator.sh stm
 	@$(TEST_CASE) qwsv-full --timeout 60 -- env $(TEST_ENV) tests/test-full.sh
+	@$(TEST_CASE) qwsv-bigslots --timeout 60 -- env $(TEST_ENV) tests/test-bigslots.sh
 	@$(TEST_CASE) qwsv-malformed --timeout 60 -- env $(TEST_ENV) tests/test-malformed.sh
 	@$(TEST_CASE) qwsv-timeout --timeout 60 -- env $(TEST_ENV) tests/test-timeout.sh
 	@$(TEST_CASE) qwsv-waitall --timeout 60 -- env $(TEST_ENV) tests/test-waitall.sh
