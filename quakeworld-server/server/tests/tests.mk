@@ -41,6 +41,10 @@ ADMINTEST := $(TESTDIR)/test_admin
 $(ADMINTEST): tests/test_admin.c $(SVLIB) $(LIBS) | $(TESTDIR)
 	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
 
+SCHEDUNITS := $(TESTDIR)/test_sched_units
+$(SCHEDUNITS): tests/test_sched_units.c $(SVLIB) $(LIBS) | $(TESTDIR)
+	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
+
 $(UNITS): tests/test_units.c $(SVLIB) $(LIBS) | $(TESTDIR)
 	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
 
@@ -52,12 +56,13 @@ else
 	@echo "clang-14 not found: the fuzzer is not built"
 endif
 
-check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(ADMINTEST) $(GAMETEST) $(TELETEST) $(EVENTTEST) $(MOVERTEST) $(FUZZER) $(TSAN_QWSV)
+check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(ADMINTEST) $(GAMETEST) $(TELETEST) $(EVENTTEST) $(MOVERTEST) $(FUZZER) $(TSAN_QWSV) $(SCHEDUNITS)
 	@$(TEST_CASE) qwsv-units --timeout 30 --tm -- $(UNITS) $(CURDIR)/tests/corpus $(SHARED)/quake/protocol/chktbl.bin
 	@$(TEST_CASE) qwsv-game --timeout 30 --tm -- env $(TEST_ENV) tests/test-game.sh $(GAMETEST)
 	@$(TEST_CASE) qwsv-teleport --timeout 30 --tm -- env $(TEST_ENV) tests/test-teleport.sh $(TELETEST)
 	@$(TEST_CASE) qwsv-movers --timeout 30 --tm -- env $(TEST_ENV) tests/test-movers.sh $(MOVERTEST)
 	@$(TEST_CASE) qwsv-events --timeout 30 -- env $(TEST_ENV) tests/test-events.sh $(EVENTTEST)
+	@$(TEST_CASE) qwsv-sched-units --timeout 30 -- $(SCHEDUNITS)
 	@$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) tests/test-help.sh
 	@$(TEST_CASE) qwsv-admin-units --timeout 30 -- $(ADMINTEST)
 	@$(TEST_CASE) qwsv-cmdline --timeout 60 -- env $(TEST_ENV) tests/test-cmdline.sh
