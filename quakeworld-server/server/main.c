@@ -11,11 +11,13 @@
 #include "sv_cmdline.h"
 #include "sv_cvar.h"
 #include "sv_frame.h"
+#include "sv_frame_stats.h"
 #include "sv_game.h"
 #include "sv_log.h"
 #include "sv_map.h"
 #include "sv_net.h"
 #include "sv_region.h"
+#include "sv_sched.h"
 #include "sv_stats.h"
 #include "sv_version.h"
 
@@ -36,8 +38,15 @@ static void usage(FILE *out)
 "  -ip ADDR          address to bind (default: all; use 127.0.0.1 for local tests)\n"
 "  -threads N        threads serving clients, master included (1..%d, default 1)\n"
 "  -sync MODE        lock | region | stm | stmlock | none (default lock; none needs\n"
-"                    -threads 1): one global lock, the areanode region locks, transactions,\n"
-"                    transactions under the global lock, or nothing\n"
+"                    -threads 1 or -sched lpt): one global lock, the areanode region\n"
+"                    locks, transactions, transactions under the global lock, or nothing\n"
+"  -sched MODE       static | lpt (default static): clients bound to a worker when they\n"
+"                    connect, or each frame's clients grouped into jobs of clients that\n"
+"                    may affect each other, given to the workers longest job first\n"
+"  -jobweight W      clients | cost (default clients): a job's weight for -sched lpt, its\n"
+"                    clients with packets or their measured processing time\n"
+"  -framecsv FILE    write one CSV row per frame (jobs, weights, messages, the time every\n"
+"                    worker was busy); see sv_frame_stats.c\n"
 "  -maxclients N     player slots (1..%d, default 16; slots from 32 on only for clients\n"
 "                    that say \"bigslots 1\" in their userinfo, such as qwbot)\n"
 "  -stats SECONDS    print statistics every SECONDS (and always on exit)\n"
@@ -176,6 +185,34 @@ static int parse_args(int argc, char **argv, sv_options *o)
             i++;
         } else if (!strcmp(a, "-waitall")) {
             o->waitall = true;
+        } else if (!strcmp(a, "-sched")) {
+            if (v && !strcmp(v, "static"))
+                o->sched = SCHED_STATIC;
+            else if (v && !strcmp(v, "lpt"))
+                o->sched = SCHED_LPT;
+            else {
+                fprintf(stderr, "qwsv: -sched must be static or lpt (got %s)\n", v ? v : "nothing");
+                return -1;
+            }
+            i++;
+        } else if (!strcmp(a, "-jobweight")) {
+            if (v && !strcmp(v, "clients"))
+                o->job_weight = JOB_WEIGHT_CLIENTS;
+            else if (v && !strcmp(v, "cost"))
+                o->job_weight = JOB_WEIGHT_COST;
+            else {
+                fprintf(stderr, "qwsv: -jobweight must be clients or cost (got %s)\n",
+                        v ? v : "nothing");
+                return -1;
+            }
+            i++;
+        } else if (!strcmp(a, "-framecsv")) {
+            if (!v) {
+                fprintf(stderr, "qwsv: -framecsv needs a file name\n");
+                return -1;
+            }
+            o->frame_csv = v;
+            i++;
         } else if (!strcmp(a, "-sync")) {
             if (v && !strcmp(v, "lock"))
                 o->sync = SYNC_LOCK;
@@ -206,8 +243,8 @@ static int parse_args(int argc, char **argv, sv_options *o)
         fprintf(stderr, "qwsv: this build has no transactional memory (SV_WITHOUT_TM)\n");
         return -1;
     }
-    if (o->sync == SYNC_NONE && o->threads != 1) {
-        fprintf(stderr, "qwsv: -sync none is only safe with -threads 1\n");
+    if (o->sync == SYNC_NONE && o->threads != 1 && o->sched != SCHED_LPT) {
+        fprintf(stderr, "qwsv: -sync none is only safe with -threads 1 or -sched lpt\n");
         return -1;
     }
     return 0;
@@ -221,6 +258,7 @@ int main(int argc, char **argv)
     if (parse_args(argc, argv, &sv.opt) < 0)
         return 2;
     sv_sync_init(sv.opt.sync);
+    sv_sched_init(sv.opt.sched, sv.opt.job_weight);
     sv_stats_init(sv.opt.threads);
     sv.challenge_seed = (unsigned)time(NULL) ^ (unsigned)sv.opt.port;
     sv_game_init_players();
@@ -232,13 +270,18 @@ int main(int argc, char **argv)
     }
     if (sv.opt.sync == SYNC_REGION)
         sv_region_init();
+    if (sv.opt.frame_csv && !sv_frame_stats_open_csv(sv.opt.frame_csv, err, sizeof err)) {
+        fprintf(stderr, "qwsv: %s\n", err);
+        return 1;
+    }
     sv.sock = sv_net_open(sv.opt.ip, sv.opt.port, err, sizeof err);
     if (sv.sock < 0) {
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
     }
-    sv_log("qwsv listening on %s:%d, map %s, %d thread(s), sync %s%s", sv.opt.ip ? sv.opt.ip : "*",
-           sv.opt.port, sv.opt.map, sv.opt.threads, sv_sync_name(sv.opt.sync),
+    sv_log("qwsv listening on %s:%d, map %s, %d thread(s), sync %s, sched %s%s",
+           sv.opt.ip ? sv.opt.ip : "*", sv.opt.port, sv.opt.map, sv.opt.threads,
+           sv_sync_name(sv.opt.sync), sv_sched_name(sv.opt.sched),
            sv.opt.waitall ? ", waitall" : "");
     sv_frame_run();
     sv_log("qwsv stopped");

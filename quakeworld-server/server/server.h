@@ -9,7 +9,11 @@
  *               CS_MOVE_COMMAND (pickups, firing rockets).
  *   sv.events   the global state buffer (temp entities, sounds): U and RP inside
  *               CS_MOVE_COMMAND; read by everybody in S.
- *   Client slots are created and freed only by the master outside RP/S. */
+ *   Client slots are created and freed only by the master outside RP/S.
+ * With -sched lpt (sv_sched.h) the owner of a client and its player is the worker of the
+ * frame's job that holds it, which alone writes them (and the job's items and triggers) in
+ * RP, with no section needed; broadcasts and events go to per-worker outboxes and event
+ * parts; the areanode tree and what reaches further wait for the serial phase. */
 #ifndef SV_SERVER_H
 #define SV_SERVER_H
 
@@ -76,10 +80,20 @@ typedef struct sv_inbox_packet {
     uint8_t data[QW_MAX_PACKET];
 } sv_inbox_packet;
 
+/* -sched lpt: where a job stopped processing a client's packets, for the serial phase. */
+typedef struct sv_resume {
+    bool pending;
+    int packet;                       /* inbox packet to go on with (its netchan is done) */
+    int offset;                       /* its payload's place after the netchan header */
+    int step;                         /* its first step not run (sv_packet.c) */
+    int packets;                      /* the inbox packets that are the job's */
+} sv_resume;
+
 typedef struct sv_client {
     sv_client_state state;
     int slot;
-    int worker;                       /* thread index that owns it (round-robin at connect) */
+    int worker;                       /* thread index that owns it (round-robin at connect;
+                                         with -sched lpt, the worker of its job this frame) */
     int userid;
     struct sockaddr_in addr;
     int qport;
@@ -99,6 +113,9 @@ typedef struct sv_client {
     int inbox_count;
     sv_inbox_packet inbox[SV_INBOX];
     bool send_reply;                  /* got a valid packet this frame: answer in S */
+    sv_resume resume;                 /* -sched lpt: the rest of the packets, if any */
+    double cost_per_packet;           /* -sched lpt: seconds a packet of it took in RP
+                                         (moving average; a job's weight, -jobweight cost) */
 
     sv_reliable reliable;             /* shared: see sv_reliable.h */
 
@@ -156,6 +173,8 @@ typedef struct sv_player {
     int dmg_take, dmg_save;           /* damage this frame, sent as svc_damage in S */
     float dmg_origin[3];
     bool setangle;                    /* force the view angles (spawn) in the next reply */
+    bool relink_pending;              /* -sched lpt: moved or died in a job; its link in the
+                                         areanode tree waits for the serial phase */
 } sv_player;
 
 typedef enum {
@@ -246,6 +265,9 @@ typedef struct sv_options {
     const char *map;
     int threads;
     sv_sync_mode sync;
+    int sched;                        /* sv_sched_mode (sv_sched.h) */
+    int job_weight;                   /* sv_job_weight (sv_jobs.h) */
+    const char *frame_csv;            /* -framecsv FILE, NULL = none */
     int maxclients;
     double stats_interval;
     bool waitall;
@@ -301,7 +323,10 @@ typedef struct sv_server {
     uint8_t signon_data[32][1200];
     char level_title[64];
 
-    sv_event_frame events[SV_EVENT_FRAMES];
+    /* [frame % SV_EVENT_FRAMES][part]: part 0 holds what U, the serial phase and (with
+     * -sched static) every critical section write; with -sched lpt each worker's jobs write
+     * the worker's own part during RP (sv_events.c) */
+    sv_event_frame events[SV_EVENT_FRAMES][SV_MAX_THREADS];
     int next_userid;
     int next_worker;
     unsigned challenge_seed;

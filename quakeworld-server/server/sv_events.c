@@ -2,13 +2,22 @@
 #include "sv_events.h"
 
 #include "sv_region.h"
+#include "sv_sched.h"
+
+/* The parts of a frame's buffer in use: one per thread (see server.h). */
+static int parts(void)
+{
+    return sv.opt.threads > 1 ? sv.opt.threads : 1;
+}
 
 void sv_events_begin_frame(void)
 {
-    sv_event_frame *ev = &sv.events[sv.framenum % SV_EVENT_FRAMES];
-    ev->frame = sv.framenum;
-    ev->count = 0;
-    qw_sizebuf_init(&ev->buf, ev->data, sizeof ev->data);
+    for (int t = 0; t < parts(); t++) {
+        sv_event_frame *ev = &sv.events[sv.framenum % SV_EVENT_FRAMES][t];
+        ev->frame = sv.framenum;
+        ev->count = 0;
+        qw_sizebuf_init(&ev->buf, ev->data, sizeof ev->data);
+    }
 }
 
 /* The room an event's message needs: its longest form (a sound) is 10 bytes. */
@@ -18,7 +27,9 @@ void sv_events_begin_frame(void)
  * NULL when the frame is full. */
 QW_TM_SAFE static sv_event_frame *event_begin(const float origin[3], sv_event_reach reach)
 {
-    sv_event_frame *ev = &sv.events[sv.framenum % SV_EVENT_FRAMES];
+    /* a job of -sched lpt writes its worker's part: no other thread writes there in RP */
+    int part = sv_sched_in_job() ? sv_thread_index : 0;
+    sv_event_frame *ev = &sv.events[sv.framenum % SV_EVENT_FRAMES][part];
     if (ev->count == SV_FRAME_EVENTS || qw_sizebuf_free_space(&ev->buf) < EVENT_ROOM)
         return NULL;
     /* the leaf lookup is pure: it gets a private copy of the (maybe shared) origin */
@@ -87,14 +98,17 @@ void sv_events_copy_for(const float origin[3], unsigned *last_frame, qw_sizebuf 
         first = sv.framenum - SV_EVENT_FRAMES + 1;
     int leaf = qw_bsp_leaf_for_point(sv.bsp, origin);
     for (unsigned f = first; f <= sv.framenum; f++) {
-        const sv_event_frame *ev = &sv.events[f % SV_EVENT_FRAMES];
-        if (ev->frame != f)
-            continue;
-        if (qw_sizebuf_free_space(out) < ev->buf.cursize)
-            break;
-        for (int i = 0; i < ev->count; i++)
-            if (reaches(&ev->events[i], leaf))
-                qw_write_data(out, ev->data + ev->events[i].offset, ev->events[i].len);
+        for (int t = 0; t < parts(); t++) {
+            const sv_event_frame *ev = &sv.events[f % SV_EVENT_FRAMES][t];
+            if (ev->frame != f)
+                continue;
+            if (qw_sizebuf_free_space(out) < ev->buf.cursize)
+                goto full;
+            for (int i = 0; i < ev->count; i++)
+                if (reaches(&ev->events[i], leaf))
+                    qw_write_data(out, ev->data + ev->events[i].offset, ev->events[i].len);
+        }
     }
+full:
     *last_frame = sv.framenum;
 }

@@ -23,7 +23,12 @@
  * U (master only): advances time, drops clients that asked or timed out, moves rockets and
  * respawns items (game physics for non-player entities), and starts the frame's global event
  * buffer. RP is the only phase with concurrent writes to shared state; those happen inside
- * the sections of critical_sections.h. */
+ * the sections of critical_sections.h.
+ *
+ * -sched lpt (sv_sched.h) changes who serves whom, not the phases: U begins with the serial
+ * phase (what the last RP's jobs deferred) and ends with planning this frame's jobs; in RP
+ * each worker runs its jobs instead of its clients; in S each worker answers the clients of
+ * its jobs and first copies every worker's outbox (the jobs' broadcasts) into their queues. */
 #include "sv_frame.h"
 
 #include <errno.h>
@@ -40,11 +45,13 @@
 #include "sv_client.h"
 #include "sv_clock.h"
 #include "sv_events.h"
+#include "sv_frame_stats.h"
 #include "sv_game.h"
 #include "sv_log.h"
 #include "sv_net.h"
 #include "sv_oob.h"
-#include "sv_packet.h"
+#include "sv_reliable.h"
+#include "sv_sched.h"
 #include "sv_send.h"
 #include "sv_stats.h"
 
@@ -67,12 +74,10 @@ static void barrier_wait(void)
 static void run_rp(int worker)
 {
     double t0 = sv_clock();
-    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
-        sv_client *cl = &sv.clients[i];
-        if (cl->worker == worker && cl->state >= CL_CONNECTED && cl->inbox_count > 0)
-            sv_client_process_inbox(cl);
-    }
-    sv_stats_thread()->rp_seconds += sv_clock() - t0;
+    sv_sched_run_rp(worker);
+    double t1 = sv_clock();
+    sv_stats_thread()->rp_seconds += t1 - t0;
+    sv_frame_stats_rp(worker, t0, t1);
 }
 
 static void run_s(int worker)
@@ -80,8 +85,11 @@ static void run_s(int worker)
     double t0 = sv_clock();
     for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
-        if (cl->worker == worker && cl->state >= CL_CONNECTED)
-            sv_send_client(cl);
+        if (cl->worker != worker || cl->state < CL_CONNECTED)
+            continue;
+        if (sv_sched == SCHED_LPT)
+            sv_reliable_deliver_outboxes(cl); /* the jobs' broadcasts */
+        sv_send_client(cl);
     }
     sv_stats_thread()->s_seconds += sv_clock() - t0;
 }
@@ -197,6 +205,13 @@ static void run_u(void)
     sv.realtime = t0;
     sv.framenum++;
     sv_events_begin_frame();
+    if (sv_sched == SCHED_LPT) {
+        /* what the last RP's jobs deferred, before anything else moves (its events go to
+         * this frame: the last S has sent that frame's already) */
+        double serial_start = sv_clock();
+        sv_sched_serial_phase();
+        t0 += sv_clock() - serial_start; /* counted as serial_ms, not in u_ms */
+    }
 
     for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
@@ -219,6 +234,7 @@ static void run_u(void)
         sv_game_physics(dt);
     }
     sv_stats_thread()->u_seconds += sv_clock() - t0;
+    sv_sched_plan_frame(); /* after U: the tree is up to date (jobs_ms) */
 }
 
 static void on_signal(int sig)
@@ -248,6 +264,7 @@ void sv_frame_run(void)
         barrier_wait();
         run_s(0);
         barrier_wait();
+        sv_frame_stats_end();
         sv_stats_thread()->frames++;
         if (sv.opt.stats_interval > 0 && sv.realtime >= next_stats) {
             sv_stats_print(stdout, "interval", sv_clock());

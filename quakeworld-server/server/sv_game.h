@@ -43,6 +43,28 @@ QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float
  * stays in place (suicide). */
 void sv_game_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out);
 
+/* -sched lpt (sv_sched.h). The box a job is built from for player `slot`: where `commands`
+ * movement commands of `seconds` in all may take it, widened by what a command reaches
+ * around the player (84 units: the axe) and some slack. */
+void sv_game_action_box(int slot, float seconds, int commands, float mins[3], float maxs[3]);
+/* Whether a movement command of player `slot` can run in a job built from mins..maxs:
+ * everything it may touch lies inside (a teleporter's far side too: the job joined its
+ * arrival box), and it does not respawn the player (the spawn point is chosen looking at
+ * every player). Computed before the command runs, from what only its own job writes. */
+bool sv_game_command_fits(int slot, const qw_usercmd *cmd, const float mins[3],
+                          const float maxs[3]);
+/* What a command that goes through this teleporter may touch on the far side in the same
+ * command: whoever it telefrags, what its axe hits. */
+void sv_game_arrival_box(const sv_entity *teleporter, float mins[3], float maxs[3]);
+/* In a job: the player moved or died; its link in the areanode tree (which the other jobs
+ * read) is brought up to date in the serial phase (sv_game_finish_jobs). */
+QW_TM_SAFE void sv_game_relink_later(sv_player *p);
+/* The serial phase: relinks the players that moved or died in jobs, then fires the shotgun
+ * shots and rockets the jobs of `threads` workers deferred. */
+void sv_game_finish_jobs(int threads);
+/* How many shots and rockets wait for it. */
+void sv_game_deferred_shots(int threads, int *shots, int *rockets);
+
 /* master only (U or between frames) */
 void sv_game_remove_player(int slot);
 void sv_game_physics(double dt);

@@ -8,9 +8,12 @@
 #include "sv_parse.h"
 #include "sv_region.h"
 #include "sv_reliable.h"
+#include "sv_sched.h"
 #include "sv_stats.h"
 
-static void run_command(sv_client *cl, const qw_usercmd *cmd)
+/* Kept out of line: a transaction begins like setjmp, and the callers' step counters would
+ * otherwise be "clobbered" candidates. */
+static __attribute__((noinline)) void run_command(sv_client *cl, const qw_usercmd *cmd)
 {
     bool ok = true;
     if (sv_sync == SYNC_REGION) {
@@ -32,52 +35,104 @@ static void run_command(sv_client *cl, const qw_usercmd *cmd)
     sv_stats_thread()->commands++;
 }
 
-static void process_packet(sv_client *cl, const uint8_t *data, size_t len)
+/* A packet's steps, in order: its string commands, then its three moves (the older two run
+ * only to replay the commands of lost packets). */
+#define MOVE_STEPS 3
+
+/* Runs the steps of message m from `step` on. Returns the number of steps, or in a job of
+ * -sched lpt the first step that must wait for the serial phase (sv_sched_step_fits). */
+static int run_steps(sv_client *cl, const sv_parsed_message *m, int step)
 {
-    sv_thread_stats *st = sv_stats_thread();
-    qw_msgreader payload;
-    if (!qw_netchan_process(&cl->netchan, data, len, sv.realtime, &payload, NULL)) {
-        st->bad_packets++;
-        sv_log_bad_client_packet(cl, "stale, duplicate or bogus sequence numbers");
-        return;
+    int strings = m->num_stringcmds;
+    for (; step < strings; step++) {
+        if (cl->state < CL_CONNECTED || cl->drop_requested) {
+            step = strings;
+            break;
+        }
+        if (!sv_sched_step_fits(cl, NULL))
+            return step;
+        sv_execute_stringcmd(cl, m->stringcmds[step]);
     }
-    cl->send_reply = true;
-    st->packets++;
-
-    static __thread sv_parsed_message m;
-    if (!sv_parse_client_message(payload.data + payload.pos, qw_reader_remaining(&payload),
-                                 sv.have_chktbl ? &sv.chktbl : NULL,
-                                 cl->netchan.incoming_sequence, &m)) {
-        st->bad_packets++;
-        sv_log_bad_client_packet(cl, m.error);
-        return;
-    }
-    cl->delta_sequence = m.delta_sequence;
-    for (int i = 0; i < m.num_stringcmds && cl->state >= CL_CONNECTED && !cl->drop_requested; i++)
-        sv_execute_stringcmd(cl, m.stringcmds[i]);
-
-    if (!m.has_move || cl->state != CL_SPAWNED || cl->drop_requested)
-        return;
-    if (!m.move_checksum_ok) {
-        sv_log_bad_client_packet(cl, "clc_move with a wrong sequence checksum");
-        return;
+    if (step == strings) {
+        if (!m->has_move || cl->state != CL_SPAWNED || cl->drop_requested)
+            return strings + MOVE_STEPS;
+        if (!m->move_checksum_ok) {
+            sv_log_bad_client_packet(cl, "clc_move with a wrong sequence checksum");
+            return strings + MOVE_STEPS;
+        }
     }
     /* replay the commands of lost packets (the move carries the last three) */
     int dropped = cl->netchan.dropped;
-    if (dropped < 20) {
-        if (dropped > 1)
-            run_command(cl, &m.cmds[0]);
-        if (dropped > 0)
-            run_command(cl, &m.cmds[1]);
+    bool replays[MOVE_STEPS] = {dropped > 1 && dropped < 20, dropped > 0 && dropped < 20, true};
+    for (; step < strings + MOVE_STEPS; step++) {
+        const qw_usercmd *cmd = &m->cmds[step - strings];
+        if (!replays[step - strings])
+            continue;
+        if (!sv_sched_step_fits(cl, cmd))
+            return step;
+        run_command(cl, cmd);
     }
-    run_command(cl, &m.cmds[2]);
-    cl->lastcmd = m.cmds[2];
+    cl->lastcmd = m->cmds[2];
     cl->last_cmd_time = sv.time;
+    return step;
+}
+
+/* Parses inbox packet `index` (its payload starts at `offset`, after the netchan header) and
+ * runs its steps from `step` on. False when a step waits for the serial phase: where is kept
+ * in cl->resume. */
+static bool run_packet(sv_client *cl, int index, int offset, int step)
+{
+    static __thread sv_parsed_message m;
+    const sv_inbox_packet *pkt = &cl->inbox[index];
+    if (!sv_parse_client_message(pkt->data + offset, (size_t)(pkt->len - offset),
+                                 sv.have_chktbl ? &sv.chktbl : NULL,
+                                 cl->netchan.incoming_sequence, &m)) {
+        sv_stats_thread()->bad_packets++;
+        sv_log_bad_client_packet(cl, m.error);
+        return true;
+    }
+    cl->delta_sequence = m.delta_sequence;
+    int stop = run_steps(cl, &m, step);
+    if (stop == m.num_stringcmds + MOVE_STEPS)
+        return true;
+    cl->resume = (sv_resume){.pending = true, .packet = index, .offset = offset, .step = stop};
+    return false;
+}
+
+static bool process_packet(sv_client *cl, int index)
+{
+    sv_thread_stats *st = sv_stats_thread();
+    const sv_inbox_packet *pkt = &cl->inbox[index];
+    qw_msgreader payload;
+    if (!qw_netchan_process(&cl->netchan, pkt->data, pkt->len, sv.realtime, &payload, NULL)) {
+        st->bad_packets++;
+        sv_log_bad_client_packet(cl, "stale, duplicate or bogus sequence numbers");
+        return true;
+    }
+    cl->send_reply = true;
+    st->packets++;
+    int offset = (int)((const uint8_t *)payload.data + payload.pos - pkt->data);
+    return run_packet(cl, index, offset, 0);
 }
 
 void sv_client_process_inbox(sv_client *cl)
 {
     for (int i = 0; i < cl->inbox_count && cl->state >= CL_CONNECTED; i++)
-        process_packet(cl, cl->inbox[i].data, cl->inbox[i].len);
+        if (!process_packet(cl, i)) {
+            cl->resume.packets = cl->inbox_count;
+            return;
+        }
+    cl->inbox_count = 0;
+}
+
+void sv_client_resume(sv_client *cl)
+{
+    sv_resume r = cl->resume;
+    cl->resume.pending = false;
+    /* the packet is parsed again, as it was: the netchan has taken no packet of cl since */
+    if (cl->state >= CL_CONNECTED)
+        run_packet(cl, r.packet, r.offset, r.step);
+    for (int i = r.packet + 1; i < r.packets && cl->state >= CL_CONNECTED; i++)
+        process_packet(cl, i);
     cl->inbox_count = 0;
 }

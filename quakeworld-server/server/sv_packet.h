@@ -5,7 +5,11 @@
 
 #include "server.h"
 
-/* Netchan, parse and execute every queued packet of cl, then empty its inbox. */
+/* Netchan, parse and execute every queued packet of cl, then empty its inbox. In a job of
+ * -sched lpt it stops at the first step that must wait for the serial phase (cl->resume
+ * says where; the inbox is kept until then). */
 void sv_client_process_inbox(sv_client *cl);
+/* The serial phase: runs what a job left of cl's packets, then empties its inbox. */
+void sv_client_resume(sv_client *cl);
 
 #endif

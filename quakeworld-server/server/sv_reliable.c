@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sv_region.h"
+#include "sv_sched.h"
 
 /* The queue's lock in -sync region (a no-op otherwise): its slot, not cl->slot, which a
  * never used slot has not set. */
@@ -90,8 +91,35 @@ QW_TM_SAFE static bool may_hear_of(const sv_client *cl, int about)
     return about < QW_MAX_CLIENTS || cl->bigslots;
 }
 
+/* -sched lpt: a job writes no other job's clients, so its broadcasts wait in its worker's
+ * outbox, and in S every client's own worker copies all outboxes into its queue. A message
+ * is stored as its slot (int16), its length (uint16) and its bytes. The room is what one
+ * queue holds: a fuller outbox would overflow every queue anyway. */
+#define OUTBOX_BYTES (SV_RELIABLE_BLOCKS * QW_MAX_MSGLEN)
+static struct {
+    size_t used;
+    uint8_t data[OUTBOX_BYTES];
+} __attribute__((aligned(64))) outboxes[SV_MAX_THREADS];
+
+QW_TM_SAFE static bool outbox_add(int about, const void *data, size_t len)
+{
+    __typeof__(outboxes[0]) *o = &outboxes[sv_thread_index];
+    if (len > QW_MAX_MSGLEN || o->used + 4 + len > OUTBOX_BYTES)
+        return false;
+    uint8_t *at = o->data + o->used;
+    at[0] = (uint8_t)(about & 0xff);
+    at[1] = (uint8_t)((about >> 8) & 0xff);
+    at[2] = (uint8_t)(len & 0xff);
+    at[3] = (uint8_t)(len >> 8);
+    memcpy(at + 4, data, len);
+    o->used += 4 + len;
+    return true;
+}
+
 QW_TM_SAFE static bool broadcast(int about, const void *data, size_t len)
 {
+    if (sv_sched_in_job())
+        return outbox_add(about, data, len);
     bool ok = true;
     for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
@@ -111,6 +139,27 @@ QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len)
 QW_TM_SAFE bool sv_reliable_broadcast_about(int slot, const void *data, size_t len)
 {
     return broadcast(slot, data, len);
+}
+
+void sv_reliable_clear_outbox(void)
+{
+    outboxes[sv_thread_index].used = 0;
+}
+
+void sv_reliable_deliver_outboxes(sv_client *cl)
+{
+    if (cl->state != CL_CONNECTED && cl->state != CL_SPAWNED)
+        return;
+    for (int t = 0; t < sv.opt.threads; t++) {
+        const uint8_t *at = outboxes[t].data, *end = at + outboxes[t].used;
+        while (at < end) {
+            int about = (int16_t)(at[0] | at[1] << 8);
+            size_t len = (size_t)(at[2] | at[3] << 8);
+            if (may_hear_of(cl, about))
+                append(cl, at + 4, len);
+            at += 4 + len;
+        }
+    }
 }
 
 QW_TM_SAFE bool sv_broadcast_print(int level, const char *text)

@@ -17,7 +17,8 @@ QW_TM_SAFE void sv_reliable_mark_spawned(sv_client *cl);
 QW_TM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text);
 QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text);
 /* Appends the message to every client in the game (connected or spawned); false if some
- * queue overflowed (that client will be dropped). */
+ * queue overflowed (that client will be dropped). Inside a job of -sched lpt it waits in the
+ * worker's outbox for S (false when the outbox is full). */
 QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len);
 /* The same for a message about player `slot` (its frags, its userinfo): clients that know
  * only 32 slots do not get it when the slot is a big one. */
@@ -31,5 +32,9 @@ void sv_reliable_to_netchan(sv_client *cl);
  * one frame add far less than SV_RELIABLE_SPARE blocks to any queue). */
 bool sv_reliable_queues_roomy(void);
 void sv_reliable_clear(sv_client *cl);
+/* -sched lpt: RP (each worker, its own outbox, before its jobs run): empties the outbox of
+ * the last frame. S (the client's own worker): appends every worker's outbox to cl's queue. */
+void sv_reliable_clear_outbox(void);
+void sv_reliable_deliver_outboxes(sv_client *cl);
 
 #endif

@@ -3,7 +3,8 @@
  * FORMAT (stable, parsed by the benchmark scripts): one line per thread, then one totals line,
  * each a fixed word "qwsv-stats" followed by space-separated key=value pairs:
  *
- *   qwsv-stats scope=interval|final thread=<index>|all sync=<mode> threads=<N>
+ *   qwsv-stats scope=interval|final thread=<index>|all sync=<mode> sched=<static|lpt>
+ *     threads=<N>
  *     seconds=<wall seconds covered> frames=<n> fps=<frames/s>
  *     packets=<client packets processed> packets_per_s=<rate>
  *     commands=<movement commands run> bad_packets=<rejected client packets>
@@ -11,6 +12,14 @@
  *     idle_ms=<ms the master waited for packets (0 for workers)>
  *     lock_wait_ms=<ms spent waiting for the global lock (lock and stmlock modes)>
  *     cs_<section>=<entries> for every section in critical_sections.h
+ *     jobs_ms=<ms planning jobs (master, -sched lpt)> serial_ms=<ms in the serial phase>
+ *   and on the totals line only, over the frames that processed a packet (sv_frame_stats.h):
+ *     busy_frames=<n> jobs_per_frame= clients_per_frame= weight=clients|cost_us
+ *     weight_max=<mean of each frame's heaviest job> weight_mean=<mean job weight>
+ *     msgs_per_frame=<packets per frame> all_busy_share=<share of RP with every worker busy>
+ *     rp_span_ms=<RP, first start to last finish, summed> start_skew_ms=<first start to
+ *     last start, summed> deferred_clients= deferred_shots= deferred_rockets=<what jobs
+ *     left to the serial phase>
  *
  * Times are totals over the covered seconds (per thread; the totals line sums them, and its
  * frames/fps are the master's). Thread 0 is the master (it also serves its own clients).
@@ -21,6 +30,8 @@
 
 #include "server.h"
 #include "sv_clock.h"
+#include "sv_frame_stats.h"
+#include "sv_sched.h"
 
 static sv_thread_stats stats[SV_MAX_THREADS];
 static sv_thread_stats last[SV_MAX_THREADS];
@@ -44,10 +55,11 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
                        const sv_thread_stats *d, uint64_t frames)
 {
     fprintf(out,
-            "qwsv-stats scope=%s thread=%s sync=%s threads=%d seconds=%.3f frames=%llu "
+            "qwsv-stats scope=%s thread=%s sync=%s sched=%s threads=%d seconds=%.3f frames=%llu "
             "fps=%.1f packets=%llu packets_per_s=%.1f commands=%llu bad_packets=%llu "
             "u_ms=%.3f rp_ms=%.3f s_ms=%.3f wait_ms=%.3f idle_ms=%.3f lock_wait_ms=%.3f",
-            label, thread, sv_sync_name(sv_sync), nthreads, secs, (unsigned long long)frames,
+            label, thread, sv_sync_name(sv_sync), sv_sched_name(sv_sched), nthreads, secs,
+            (unsigned long long)frames,
             secs > 0 ? frames / secs : 0.0, (unsigned long long)d->packets,
             secs > 0 ? d->packets / secs : 0.0, (unsigned long long)d->commands,
             (unsigned long long)d->bad_packets, d->u_seconds * 1e3, d->rp_seconds * 1e3,
@@ -55,6 +67,9 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
             d->lock_wait_seconds * 1e3);
     for (int c = 0; c < CS_COUNT; c++)
         fprintf(out, " cs_%s=%llu", sv_cs_names[c], (unsigned long long)d->cs_entries[c]);
+    fprintf(out, " jobs_ms=%.3f serial_ms=%.3f", d->jobs_seconds * 1e3, d->serial_seconds * 1e3);
+    if (!strcmp(thread, "all"))
+        sv_frame_stats_print(out, !strcmp(label, "final"));
     fputc('\n', out);
 }
 
@@ -70,6 +85,8 @@ static void diff(sv_thread_stats *d, const sv_thread_stats *a, const sv_thread_s
     d->wait_seconds = a->wait_seconds - b->wait_seconds;
     d->idle_seconds = a->idle_seconds - b->idle_seconds;
     d->lock_wait_seconds = a->lock_wait_seconds - b->lock_wait_seconds;
+    d->jobs_seconds = a->jobs_seconds - b->jobs_seconds;
+    d->serial_seconds = a->serial_seconds - b->serial_seconds;
     for (int c = 0; c < CS_COUNT; c++)
         d->cs_entries[c] = a->cs_entries[c] - b->cs_entries[c];
 }
@@ -85,6 +102,8 @@ static void add(sv_thread_stats *t, const sv_thread_stats *d)
     t->wait_seconds += d->wait_seconds;
     t->idle_seconds += d->idle_seconds;
     t->lock_wait_seconds += d->lock_wait_seconds;
+    t->jobs_seconds += d->jobs_seconds;
+    t->serial_seconds += d->serial_seconds;
     for (int c = 0; c < CS_COUNT; c++)
         t->cs_entries[c] += d->cs_entries[c];
 }
@@ -110,4 +129,13 @@ void sv_stats_print(FILE *out, const char *label, double now)
     fflush(out);
     memcpy(last, stats, sizeof last);
     last_time = now;
+}
+
+void sv_stats_sum(uint64_t *packets, uint64_t *commands)
+{
+    *packets = *commands = 0;
+    for (int t = 0; t < nthreads; t++) {
+        *packets += stats[t].packets;
+        *commands += stats[t].commands;
+    }
 }

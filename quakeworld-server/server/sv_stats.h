@@ -16,6 +16,8 @@ typedef struct sv_thread_stats {
     double u_seconds, rp_seconds, s_seconds, wait_seconds;
     double idle_seconds;       /* master: waiting for packets (select) */
     double lock_wait_seconds;  /* waiting for the global lock (lock, stmlock) */
+    double jobs_seconds;       /* master: planning the frame's jobs (-sched lpt) */
+    double serial_seconds;     /* master: the serial phase (-sched lpt) */
     uint64_t cs_entries[CS_COUNT];
 } __attribute__((aligned(64))) sv_thread_stats;
 
@@ -24,5 +26,7 @@ sv_thread_stats *sv_stats_thread(void);
 /* Prints one line per thread and a totals line for the interval since the last call
  * (label "interval") or since start (label "final"). */
 void sv_stats_print(FILE *out, const char *label, double now);
+/* Packets and commands processed so far by all threads (master, no worker running). */
+void sv_stats_sum(uint64_t *packets, uint64_t *commands);
 
 #endif

@@ -7,6 +7,7 @@
 #include "sv_log.h"
 #include "sv_math.h"
 #include "sv_reliable.h"
+#include "sv_sched.h"
 
 /* Appends s to dst (a transaction_safe strncat: no snprintf/strlen inside transactions). */
 static size_t text_append(char *dst, size_t size, size_t pos, const char *s)
@@ -49,7 +50,10 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
     bool ok = true;
     p->dead = true;
     p->death_time = p->time;
-    qw_area_set_solid(&sv.area, &p->link, QW_SOLID_NOT);
+    if (sv_sched_in_job())
+        sv_game_relink_later(p);
+    else
+        qw_area_set_solid(&sv.area, &p->link, QW_SOLID_NOT);
     p->velocity[2] += 100;
     p->weaponframe = 0;
 
@@ -127,6 +131,10 @@ QW_TM_SAFE bool sv_combat_telefrag(int slot, const float origin[3])
     bool ok = true;
     for (int j = 0; j < SV_MAX_CLIENTS; j++) {
         sv_player *o = &sv.players[j];
+        /* in a job, whoever stands there is in the job (the teleporter's arrival box joined
+         * it); the other jobs' players are theirs to move */
+        if (sv_sched_in_job() && !sv_sched_same_job(j))
+            continue;
         if (j != slot && o->active && !o->dead && distance_sq(o->origin, origin) < 32.0f * 32.0f)
             ok &= sv_game_damage(j, slot, 1000, origin, DMG_TELEFRAG);
     }

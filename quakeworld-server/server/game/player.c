@@ -1,15 +1,18 @@
 /* Players (QuakeC's client.qc): entering the world at a spawn point, one movement command
  * (think, pmove, touching, shooting), leaving, and the stats their client shows. Everything
  * reachable from sv_game_run_command runs inside CS_MOVE_COMMAND (see sv_game.h). */
+#include <math.h>
 #include <string.h>
 
 #include "game/combat.h"
+#include "game/entities.h"
 #include "game/liquids.h"
 #include "game/triggers.h"
 #include "game/weapons.h"
 #include "sv_events.h"
 #include "sv_game.h"
 #include "sv_math.h"
+#include "sv_sched.h"
 
 static const float player_mins[3] = {-16, -16, -24};
 static const float player_maxs[3] = {16, 16, 32};
@@ -18,6 +21,19 @@ static const float player_maxs[3] = {16, 16, 32};
 #define PMOVE_RANGE 256.0f
 /* Quake's sv_maxvelocity, per axis: also bounds how far one command can move a player. */
 #define MAX_VELOCITY 2000.0f
+/* The most one command adds to a player's speed: gravity over a second, a jump, and
+ * acceleration up to the running speed. */
+#define VELOCITY_GAIN (800.0f + 270.0f + 320.0f)
+/* -sched lpt: how far from where the player moves a command reaches what other commands
+ * may change: its own box (16 to each side, 24 down, 32 up) and what that touches (items
+ * carry their pickup widening in their own box), and the axe, whose trace reaches 65 from
+ * the eye, 16 above the origin (81 up). Pmove looks further (PMOVE_RANGE, QuakeWorld's 256),
+ * but only reads what other jobs leave alone during RP (meet_job_players_where_they_are),
+ * so it needs no grouping: with the whole 256, 160 players on lqdm6 formed one big job. */
+#define ACTION_RANGE 84.0f
+/* Added when a job is built, so that a command a little longer than the last one (13 ms
+ * after 12 ms) still fits. */
+#define ACTION_SLACK 16.0f
 
 void sv_game_init_players(void)
 {
@@ -31,6 +47,7 @@ void sv_game_init_players(void)
         qw_area_object_init(&sv.entities[n].link);
 }
 
+/* Links the player where it is (a dead one is in no list of the tree). */
 static void link_player(sv_player *p)
 {
     qw_vec_copy(p->origin, p->link.origin);
@@ -127,6 +144,7 @@ void sv_game_remove_player(int slot)
 {
     sv_player *p = &sv.players[slot];
     qw_area_unlink_object(&p->link);
+    p->relink_pending = false;
     p->spectator = false;
     p->active = false;
     p->dead = false;
@@ -173,6 +191,47 @@ static void move_spectator(sv_player *p, const qw_usercmd *cmd)
     p->oldbuttons = pm.oldbuttons;
 }
 
+/* -sched lpt: during RP the areanode tree shows every player where it stood at the start of
+ * the frame, and nobody changes it (sv_game_relink_later): other jobs read it. A player of
+ * another job is met there -- it was outside this job's boxes, more than ACTION_RANGE from
+ * this move, too far to touch -- while the players of this job are met where they are now,
+ * and no more once dead. */
+static void meet_job_players_where_they_are(qw_pmove *pm)
+{
+    for (int i = 1; i < pm->numphysent; i++) {
+        sv_player *o = sv_player_for_object(pm->physents[i].object);
+        if (!o || !sv_sched_same_job((int)(o - sv.players)))
+            continue;
+        if (o->dead)
+            pm->physents[i--] = pm->physents[--pm->numphysent];
+        else
+            qw_vec_copy(o->origin, pm->physents[i].origin);
+    }
+}
+
+QW_TM_SAFE void sv_game_relink_later(sv_player *p)
+{
+    p->relink_pending = true;
+}
+
+static void relink_moved_players(void)
+{
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
+        sv_player *p = &sv.players[i];
+        if (!p->relink_pending)
+            continue;
+        p->relink_pending = false;
+        if (p->active)
+            link_player(p);
+    }
+}
+
+void sv_game_finish_jobs(int threads)
+{
+    relink_moved_players();
+    sv_weapons_run_deferred(threads);
+}
+
 /* pmove for one command: the shared state goes into a local qw_pmove, the pure movement code
  * runs on it, and the result is copied back and relinked. */
 static void move_player(sv_player *p, const qw_usercmd *cmd)
@@ -182,6 +241,8 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
     /* everything solid within reach of this move, from the areanode tree: the other living
      * players as boxes, brush entities as their submodels */
     qw_pmove_add_area_physents(&pm, &sv.area, &p->link, PMOVE_RANGE);
+    if (sv_sched_in_job())
+        meet_job_players_where_they_are(&pm);
     /* transaction_pure: pm is this transaction's local (its shared inputs were copied in
      * above, instrumented) and movevars never change after the map is loaded */
     qw_pmove_run(&pm, &sv.movevars);
@@ -193,7 +254,19 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
     p->onground = pm.onground != -1;
     p->waterlevel = pm.waterlevel;
     p->watertype = pm.watertype;
-    qw_area_relink_object(&sv.area, &p->link, p->origin);
+    if (sv_sched_in_job())
+        sv_game_relink_later(p);
+    else
+        qw_area_relink_object(&sv.area, &p->link, p->origin);
+}
+
+/* Whether a dead player's command brings it back: a fresh press of fire or jump, a second
+ * after its death on its own clock, which the command advances by `ahead` seconds (0 when
+ * it has done so already). */
+QW_TM_SAFE static bool command_respawns(const sv_player *p, const qw_usercmd *cmd, double ahead)
+{
+    int pressed = cmd->buttons & ~p->oldbuttons & (QW_BUTTON_ATTACK | QW_BUTTON_JUMP);
+    return pressed && p->time + ahead >= p->death_time + 1.0;
 }
 
 /* Back into the world after a death: a section inside the command's (spawning may telefrag,
@@ -224,11 +297,9 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
     p->angles[2] = cmd->angles[2];
 
     if (p->dead) {
-        int pressed = cmd->buttons & ~p->oldbuttons & (QW_BUTTON_ATTACK | QW_BUTTON_JUMP);
+        bool respawn = command_respawns(p, cmd, 0);
         p->oldbuttons = cmd->buttons;
-        if (pressed && p->time >= p->death_time + 1.0)
-            return spawn_again(cl->slot);
-        return true;
+        return respawn ? spawn_again(cl->slot) : true;
     }
     if (cmd->impulse)
         sv_weapons_select(p, cmd->impulse);
@@ -242,25 +313,72 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
     return ok;
 }
 
+/* The box around player p that `commands` movement commands lasting `seconds` in all cannot
+ * leave, widened by `range`: at `speed`, plus what the commands add to it (VELOCITY_GAIN),
+ * plus a stair step each. */
+static void movement_box(const sv_player *p, float range, float speed, float seconds,
+                         int commands, float mins[3], float maxs[3])
+{
+    float reach = range + (speed + VELOCITY_GAIN) * seconds + (QW_PM_STEPSIZE + 1.0f) * commands;
+    for (int i = 0; i < 3; i++) {
+        mins[i] = p->origin[i] - reach;
+        maxs[i] = p->origin[i] + reach;
+    }
+}
+
+/* The player's speed as pmove sees it (each axis clamped to MAX_VELOCITY). */
+static float clamped_speed(const sv_player *p)
+{
+    float v[3];
+    for (int i = 0; i < 3; i++)
+        v[i] = fminf(fmaxf(p->velocity[i], -MAX_VELOCITY), MAX_VELOCITY);
+    return qw_vec_length(v);
+}
+
 void sv_game_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out)
 {
     const sv_player *p = &sv.players[slot];
     /* pmove looks PMOVE_RANGE around the start; the move itself stays within what the
      * clamped speed, plus gravity, a jump and acceleration, covers in cmd->msec, plus a step */
-    float seconds = cmd ? cmd->msec / 1000.0f : 0.0f;
-    float reach = PMOVE_RANGE + (MAX_VELOCITY + 800.0f + 270.0f + 320.0f) * seconds +
-                  QW_PM_STEPSIZE + 1.0f;
     out->everywhere = false;
     out->num_boxes = 1;
-    for (int i = 0; i < 3; i++) {
-        out->mins[0][i] = p->origin[i] - reach;
-        out->maxs[0][i] = p->origin[i] + reach;
-    }
+    movement_box(p, PMOVE_RANGE, MAX_VELOCITY, cmd ? cmd->msec / 1000.0f : 0.0f, 1,
+                 out->mins[0], out->maxs[0]);
     /* a teleporter puts the player (and its shots) anywhere */
     if (cmd && sv_triggers_teleport_meets(out->mins[0], out->maxs[0]))
         out->everywhere = true;
     else if (cmd && sv_weapons_reach(p, cmd, out->mins[1], out->maxs[1]))
         out->num_boxes = 2;
+}
+
+void sv_game_action_box(int slot, float seconds, int commands, float mins[3], float maxs[3])
+{
+    const sv_player *p = &sv.players[slot];
+    movement_box(p, ACTION_RANGE + ACTION_SLACK, clamped_speed(p), seconds, commands, mins, maxs);
+}
+
+bool sv_game_command_fits(int slot, const qw_usercmd *cmd, const float mins[3],
+                          const float maxs[3])
+{
+    const sv_player *p = &sv.players[slot];
+    if (p->spectator || !p->active)
+        return true; /* a spectator meets nothing; an inactive player does nothing */
+    if (p->dead && command_respawns(p, cmd, cmd->msec / 1000.0))
+        return false; /* the spawn point is chosen looking at every player */
+    float lo[3], hi[3];
+    movement_box(p, ACTION_RANGE, clamped_speed(p), cmd->msec / 1000.0f, 1, lo, hi);
+    for (int i = 0; i < 3; i++)
+        if (lo[i] < mins[i] || hi[i] > maxs[i])
+            return false;
+    return true; /* a teleporter met on the way is in the box: its arrival box joined too */
+}
+
+void sv_game_arrival_box(const sv_entity *teleporter, float mins[3], float maxs[3])
+{
+    for (int i = 0; i < 3; i++) {
+        mins[i] = teleporter->dest_origin[i] - ACTION_RANGE;
+        maxs[i] = teleporter->dest_origin[i] + ACTION_RANGE;
+    }
 }
 
 void sv_game_player_stats(int slot, int stats[QW_MAX_CL_STATS])

@@ -12,10 +12,11 @@
 #include "game/items.h"
 #include "game/plats.h"
 #include "game/targets.h"
-#include "sv_region.h"
 #include "sv_events.h"
 #include "sv_game.h"
 #include "sv_math.h"
+#include "sv_region.h"
+#include "sv_sched.h"
 
 static const float zero_vec[3] = {0, 0, 0};
 
@@ -99,15 +100,24 @@ static bool teleport(sv_client *cl, sv_player *p, const sv_entity *t)
     qw_vec_copy(angles, p->angles);
     p->setangle = true;
     p->onground = 0;
-    qw_area_relink_object(&sv.area, &p->link, p->origin);
+    if (sv_sched_in_job())
+        sv_game_relink_later(p);
+    else
+        qw_area_relink_object(&sv.area, &p->link, p->origin);
     return sv_combat_telefrag(cl->slot, p->origin);
 }
 
 QW_TM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p)
 {
+    /* the player's box where it is now, widened by 1 as linking does (in a job of -sched
+     * lpt its link still shows where the frame began) */
+    float mins[3], maxs[3];
+    for (int i = 0; i < 3; i++) {
+        mins[i] = p->origin[i] + p->link.mins[i] - 1;
+        maxs[i] = p->origin[i] + p->link.maxs[i] + 1;
+    }
     qw_area_object *touched[16];
-    int n = qw_area_query_box(&sv.area, p->link.absmin, p->link.absmax, QW_SOLID_TRIGGER,
-                              touched, 16);
+    int n = qw_area_query_box(&sv.area, mins, maxs, QW_SOLID_TRIGGER, touched, 16);
     if (n > 16)
         n = 16;
     bool ok = true;

@@ -5,9 +5,11 @@
 
 #include "game/combat.h"
 #include "game/entities.h"
+#include "sv_client.h"
 #include "sv_events.h"
 #include "sv_game.h"
 #include "sv_math.h"
+#include "sv_sched.h"
 
 static const float zero_vec[3] = {0, 0, 0};
 #define SHOTGUN_PELLETS 6
@@ -41,8 +43,38 @@ static bool hitscan(sv_client *cl, sv_player *p, const float src[3], const float
     return true;
 }
 
+/* -sched lpt: what a job's shots leave for the serial phase (sv_weapons_run_deferred), one
+ * list per worker. The shotgun's pellets fly 2048 units, to players of any job; a rocket
+ * takes an entity number, which all jobs would allocate from. (The rocket then flies in U, as
+ * every rocket does, so it belongs to no job.) A shot that finds its list full is not fired
+ * (no ammunition spent); there is room for two per player and frame, and refiring takes half
+ * a second of the player's own clock. */
+#define DEFERRED_SHOTS (2 * SV_MAX_CLIENTS)
+typedef struct deferred_shot {
+    int slot;
+    float src[3];
+    float ends[SHOTGUN_PELLETS][3];
+} deferred_shot;
+typedef struct deferred_rocket {
+    int slot;
+    float start[3], angles[3];
+} deferred_rocket;
+static struct {
+    int num_shots, num_rockets;
+    deferred_shot shots[DEFERRED_SHOTS];
+    deferred_rocket rockets[DEFERRED_SHOTS];
+} __attribute__((aligned(64))) deferred[SV_MAX_THREADS];
+
 static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
 {
+    deferred_shot *later = NULL;
+    if (sv_sched_in_job()) {
+        __typeof__(deferred[0]) *d = &deferred[sv_thread_index];
+        if (d->num_shots == DEFERRED_SHOTS)
+            return true;
+        later = &d->shots[d->num_shots++];
+        later->slot = cl->slot;
+    }
     p->shells--;
     p->attack_finished = p->time + 0.5;
     float forward[3], right[3], up[3], src[3];
@@ -53,22 +85,31 @@ static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
         qw_vec_ma(forward, SHOTGUN_SPREAD * sv_crandom(&p->random_state), right, dir);
         qw_vec_ma(dir, SHOTGUN_SPREAD * sv_crandom(&p->random_state), up, dir);
         qw_vec_ma(src, SHOTGUN_RANGE, dir, end);
-        ok &= hitscan(cl, p, src, end, SHOTGUN_DAMAGE, DMG_SHOTGUN);
+        if (later)
+            qw_vec_copy(end, later->ends[i]);
+        else
+            ok &= hitscan(cl, p, src, end, SHOTGUN_DAMAGE, DMG_SHOTGUN);
     }
+    if (later)
+        qw_vec_copy(src, later->src);
     sv_event_sound(sv_player_entnum(cl->slot), 1, sv.sound_shotgun, p->origin);
     return ok;
 }
 
-static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
+/* Where a rocket fired by p with these view angles starts. */
+static void rocket_start(const sv_player *p, const float angles[3], float start[3])
 {
-    sv_entity *e = sv_entity_alloc(ENT_ROCKET);
-    if (!e)
-        return;
-    p->rockets--;
-    p->attack_finished = p->time + 0.8;
     float forward[3], right[3], up[3], src[3];
     weapon_aim(p, angles, src, forward, right, up);
-    qw_vec_ma(src, 8.0f, forward, e->origin);
+    qw_vec_ma(src, 8.0f, forward, start);
+}
+
+/* A new rocket, e, fired by player `slot` from `start` with these view angles. */
+static void launch_rocket(sv_entity *e, int slot, const float start[3], const float angles[3])
+{
+    float forward[3], right[3], up[3];
+    qw_angle_vectors(angles, forward, right, up);
+    qw_vec_copy(start, e->origin);
     qw_vec_ma(zero_vec, ROCKET_SPEED, forward, e->velocity);
     e->angles[0] = -angles[0]; /* model pitch is the view pitch inverted */
     e->angles[1] = angles[1];
@@ -77,13 +118,35 @@ static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
     e->frame = e->skinnum = 0;
     e->effects = 0;
     e->visible = true;
-    e->owner_slot = cl->slot;
+    e->owner_slot = slot;
     e->die_time = sv.time + 5.0;
     memset(&e->baseline, 0, sizeof e->baseline);
     e->baseline.number = e->number;
     memset(e->mins, 0, sizeof e->mins);
     memset(e->maxs, 0, sizeof e->maxs);
     sv_entity_link(e, QW_SOLID_NOT); /* linked only for its PVS leafs; it moves by traces */
+}
+
+static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
+{
+    if (sv_sched_in_job()) {
+        __typeof__(deferred[0]) *d = &deferred[sv_thread_index];
+        if (d->num_rockets == DEFERRED_SHOTS)
+            return;
+        deferred_rocket *later = &d->rockets[d->num_rockets++];
+        later->slot = cl->slot;
+        rocket_start(p, angles, later->start);
+        qw_vec_copy(angles, later->angles);
+    } else {
+        sv_entity *e = sv_entity_alloc(ENT_ROCKET);
+        if (!e)
+            return;
+        float start[3];
+        rocket_start(p, angles, start);
+        launch_rocket(e, cl->slot, start, angles);
+    }
+    p->rockets--;
+    p->attack_finished = p->time + 0.8;
     sv_event_sound(sv_player_entnum(cl->slot), 1, sv.sound_rocket_fire, p->origin);
 }
 
@@ -193,4 +256,44 @@ void sv_weapons_rocket_think(sv_entity *e, double dt)
     }
     qw_vec_copy(end, e->origin);
     qw_area_relink_object(&sv.area, &e->link, e->origin);
+}
+
+void sv_weapons_run_deferred(int threads)
+{
+    for (int t = 0; t < threads; t++) {
+        __typeof__(deferred[0]) *d = &deferred[t];
+        for (int k = 0; k < d->num_shots; k++) {
+            const deferred_shot *shot = &d->shots[k];
+            sv_client *cl = &sv.clients[shot->slot];
+            sv_player *p = &sv.players[shot->slot];
+            if (!p->active)
+                continue; /* gone since (a kick, a reconnect, a map change) */
+            bool ok = true;
+            for (int i = 0; i < SHOTGUN_PELLETS; i++)
+                ok &= hitscan(cl, p, shot->src, shot->ends[i], SHOTGUN_DAMAGE, DMG_SHOTGUN);
+            if (!ok)
+                sv_client_request_drop(cl, "reliable message overflow");
+        }
+        for (int k = 0; k < d->num_rockets; k++) {
+            const deferred_rocket *r = &d->rockets[k];
+            sv_player *p = &sv.players[r->slot];
+            if (!p->active)
+                continue;
+            sv_entity *e = sv_entity_alloc(ENT_ROCKET);
+            if (e)
+                launch_rocket(e, r->slot, r->start, r->angles);
+            else
+                p->rockets++; /* no entity left: the rocket was never fired */
+        }
+        d->num_shots = d->num_rockets = 0;
+    }
+}
+
+void sv_game_deferred_shots(int threads, int *shots, int *rockets)
+{
+    *shots = *rockets = 0;
+    for (int t = 0; t < threads; t++) {
+        *shots += deferred[t].num_shots;
+        *rockets += deferred[t].num_rockets;
+    }
 }

@@ -14,6 +14,10 @@ QW_TM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[
  * (the shotgun's pellets, 2048 units long); false when the command fires no such shot.
  * Reads only what the player's own thread writes (see sv_game_command_reach). */
 bool sv_weapons_reach(const sv_player *p, const qw_usercmd *cmd, float mins[3], float maxs[3]);
+/* -sched lpt, the serial phase: fires what the jobs of the last RP left (the shotgun's
+ * pellets are traced now, against where everybody stands after RP; rockets get their
+ * entity). */
+void sv_weapons_run_deferred(int threads);
 /* U: moves a rocket by dt seconds; it explodes on whatever it hits or dies after 5 s. */
 void sv_weapons_rocket_think(sv_entity *e, double dt);
 

@@ -3,14 +3,15 @@
 # -fsanitize=thread (tests.mk: qwsv-tsan) runs 3 threads while six clients aim at each
 # other and shoot (damage, deaths, respawns, frag broadcasts, rockets once picked up) until
 # four obituaries went round, and one of them chats. Any race report fails the test.
-# Usage: test-tsan.sh QWSV_TSAN SYNC PORT
+# SCHED lpt: the frame's jobs run with -sync none (no lock, no transaction in RP).
+# Usage: test-tsan.sh QWSV_TSAN SYNC PORT [SCHED]
 . "$(dirname "$0")/lib.sh"
-QWSV=$1 sync=$2 port=$3
-tmp=$tmp-$sync; mkdir -p "$tmp"
+QWSV=$1 sync=$2 port=$3 sched=${4:-static}
+tmp=$tmp-$sync-$sched; mkdir -p "$tmp"
 [ -x "$QWSV" ] || skip "skipped: $QWSV is not built"
 pick_map --size 768 --pillars 0 --crates 2 --spawns 8
 export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1"
-start_server "$port" -threads 3 -sync "$sync" -maxclients 8
+start_server "$port" -threads 3 -sync "$sync" -sched "$sched" -maxclients 8
 n=6
 for i in $(seq 1 $n); do
     extra=()
@@ -27,7 +28,7 @@ client_pids=()
 stop_server
 if grep -q "WARNING: ThreadSanitizer" "$tmp/server.log"; then
     grep -A 30 "WARNING: ThreadSanitizer" "$tmp/server.log" | head -80
-    fail "ThreadSanitizer reported $(grep -c 'WARNING: ThreadSanitizer' "$tmp/server.log") problem(s) in -sync $sync"
+    fail "ThreadSanitizer reported $(grep -c 'WARNING: ThreadSanitizer' "$tmp/server.log") problem(s) in -sync $sync -sched $sched"
 fi
 [ $rc = 0 ] || fail "some clients failed"
 frags=$(grep -c "frag: " "$tmp/server.log")
@@ -35,4 +36,4 @@ echo "frags logged: $frags"
 [ "$frags" -ge 4 ] || fail "only $frags frags: the fight did not happen"
 grep -q "chat: bot1: hello from bot1" "$tmp/server.log" || fail "the chat line was not broadcast"
 grep "qwsv-stats scope=final thread=all" "$tmp/server.log"
-echo "ok: no race reported in -sync $sync"
+echo "ok: no race reported in -sync $sync -sched $sched"

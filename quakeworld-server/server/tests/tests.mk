@@ -45,6 +45,10 @@ SCHEDUNITS := $(TESTDIR)/test_sched_units
 $(SCHEDUNITS): tests/test_sched_units.c $(SVLIB) $(LIBS) | $(TESTDIR)
 	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
 
+JOBTEST := $(TESTDIR)/test_jobs
+$(JOBTEST): tests/test_jobs.c $(SVLIB) $(LIBS) | $(TESTDIR)
+	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
+
 $(UNITS): tests/test_units.c $(SVLIB) $(LIBS) | $(TESTDIR)
 	$(CC) $(ALLCFLAGS) $< -o $@ $(SVLIB) $(LIBS) -lcmocka $(LDLIBS)
 
@@ -56,13 +60,14 @@ else
 	@echo "clang-14 not found: the fuzzer is not built"
 endif
 
-check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(ADMINTEST) $(GAMETEST) $(TELETEST) $(EVENTTEST) $(MOVERTEST) $(FUZZER) $(TSAN_QWSV) $(SCHEDUNITS)
+check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(ADMINTEST) $(GAMETEST) $(TELETEST) $(EVENTTEST) $(MOVERTEST) $(FUZZER) $(TSAN_QWSV) $(SCHEDUNITS) $(JOBTEST)
 	@$(TEST_CASE) qwsv-units --timeout 30 --tm -- $(UNITS) $(CURDIR)/tests/corpus $(SHARED)/quake/protocol/chktbl.bin
 	@$(TEST_CASE) qwsv-game --timeout 30 --tm -- env $(TEST_ENV) tests/test-game.sh $(GAMETEST)
 	@$(TEST_CASE) qwsv-teleport --timeout 30 --tm -- env $(TEST_ENV) tests/test-teleport.sh $(TELETEST)
 	@$(TEST_CASE) qwsv-movers --timeout 30 --tm -- env $(TEST_ENV) tests/test-movers.sh $(MOVERTEST)
 	@$(TEST_CASE) qwsv-events --timeout 30 -- env $(TEST_ENV) tests/test-events.sh $(EVENTTEST)
 	@$(TEST_CASE) qwsv-sched-units --timeout 30 -- $(SCHEDUNITS)
+	@$(TEST_CASE) qwsv-jobs --timeout 30 -- env $(TEST_ENV) tests/test-jobs.sh $(JOBTEST)
 	@$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) tests/test-help.sh
 	@$(TEST_CASE) qwsv-admin-units --timeout 30 -- $(ADMINTEST)
 	@$(TEST_CASE) qwsv-cmdline --timeout 60 -- env $(TEST_ENV) tests/test-cmdline.sh
@@ -77,8 +82,11 @@ check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(ADMINTEST) $(GAMETEST) $(TELETEST) $(E
 	@$(TEST_CASE) qwsv-parallel-stm --timeout 90 --tm -- env $(TEST_ENV) tests/test-parallel.sh stm 27523
 	@$(TEST_CASE) qwsv-parallel-stmlock --timeout 90 --tm -- env $(TEST_ENV) tests/test-parallel.sh stmlock 27526
 	@$(TEST_CASE) qwsv-parallel-region --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh region 27530
+	@$(TEST_CASE) qwsv-parallel-lpt --timeout 90 -- env $(TEST_ENV) tests/test-parallel.sh none 27534 lpt
+	@$(TEST_CASE) qwsv-parallel-lpt-stm --timeout 90 --tm -- env $(TEST_ENV) tests/test-parallel.sh stm 27535 lpt
 	@$(TEST_CASE) qwsv-tsan-region --timeout 180 -- env $(TEST_ENV) tests/test-tsan.sh $(TSAN_QWSV) region 27531
 	@$(TEST_CASE) qwsv-tsan-lock --timeout 180 -- env $(TEST_ENV) tests/test-tsan.sh $(TSAN_QWSV) lock 27532
+	@$(TEST_CASE) qwsv-tsan-lpt --timeout 180 -- env $(TEST_ENV) tests/test-tsan.sh $(TSAN_QWSV) none 27536 lpt
 	@$(TEST_CASE) qwsv-spectator --timeout 90 --tm -- env $(TEST_ENV) tests/test-spectator.sh stm
 	@$(TEST_CASE) qwsv-full --timeout 60 -- env $(TEST_ENV) tests/test-full.sh
 	@$(TEST_CASE) qwsv-bigslots --timeout 60 -- env $(TEST_ENV) tests/test-bigslots.sh

@@ -1,0 +1,36 @@
+/* -sched lpt: the frame's jobs. The clients with packets to process, and the players, items
+ * and triggers in their action boxes (where a client's commands may reach this frame,
+ * sv_game_action_box, queried from the areanode tree) are the elements of a union-find: a
+ * client is joined with everything in its box. Each set that holds a client with packets is
+ * a job, so two clients share a job exactly when a chain of boxes and objects links them, and
+ * what a job's commands may write belongs to that job alone. Objects the request phase only
+ * reads (the world's brush entities, doors, plats, teleporters; rockets fly in U) join
+ * nobody. */
+#ifndef SV_JOBS_H
+#define SV_JOBS_H
+
+#include "server.h"
+
+typedef enum sv_job_weight { JOB_WEIGHT_CLIENTS, JOB_WEIGHT_COST } sv_job_weight;
+
+typedef struct sv_job {
+    double weight;        /* clients with packets, or their measured cost in microseconds */
+    int first, count;     /* its clients: plan->clients[first .. first + count) */
+} sv_job;
+
+typedef struct sv_job_plan {
+    int num_jobs;
+    sv_job jobs[SV_MAX_CLIENTS];
+    int clients[SV_MAX_CLIENTS];            /* slots, job after job */
+    int job_of_player[SV_MAX_CLIENTS];      /* -1: the player is in no job this frame */
+    /* the action box each client with packets was joined by: its commands must stay inside
+     * (sv_game_command_fits), or wait for the serial phase */
+    float box_mins[SV_MAX_CLIENTS][3], box_maxs[SV_MAX_CLIENTS][3];
+} sv_job_plan;
+
+/* Master, after U (the areanode tree is up to date): builds this frame's jobs. A job's
+ * weight is its number of clients with packets, or (JOB_WEIGHT_COST) the sum over them of
+ * packets queued times their measured cost per packet (sv_client.cost_per_packet). */
+void sv_jobs_build(sv_job_plan *plan, sv_job_weight weight);
+
+#endif

@@ -1,0 +1,163 @@
+/* -sched static|lpt (see sv_sched.h). */
+#include "sv_sched.h"
+
+#include "sv_clock.h"
+#include "sv_frame_stats.h"
+#include "sv_game.h"
+#include "sv_lpt.h"
+#include "sv_packet.h"
+#include "sv_reliable.h"
+#include "sv_stats.h"
+
+sv_sched_mode sv_sched = SCHED_STATIC;
+__thread int sv_sched_current_job = -1;
+
+static sv_job_weight job_weight;
+static sv_job_plan plan;
+/* each worker's jobs, heaviest first (written by the master in U, read in RP) */
+static int worker_jobs[SV_MAX_THREADS][SV_MAX_CLIENTS];
+static int worker_num_jobs[SV_MAX_THREADS];
+
+void sv_sched_init(sv_sched_mode mode, sv_job_weight weight)
+{
+    sv_sched = mode;
+    job_weight = weight;
+}
+
+const char *sv_sched_name(sv_sched_mode mode)
+{
+    return mode == SCHED_LPT ? "lpt" : "static";
+}
+
+const char *sv_sched_weight_name(void)
+{
+    return job_weight == JOB_WEIGHT_COST ? "cost_us" : "clients";
+}
+
+static double client_weight(const sv_client *cl)
+{
+    return job_weight == JOB_WEIGHT_COST ? cl->cost_per_packet * cl->inbox_count * 1e6 : 1;
+}
+
+/* -sched static: a worker's clients with packets are its job (for the statistics). */
+static void note_static_frame(void)
+{
+    double load[SV_MAX_THREADS] = {0};
+    int clients = 0;
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
+        const sv_client *cl = &sv.clients[i];
+        if (cl->state >= CL_CONNECTED && cl->inbox_count > 0) {
+            load[cl->worker] += client_weight(cl);
+            clients++;
+        }
+    }
+    int jobs = 0;
+    double max = 0, sum = 0;
+    for (int w = 0; w < sv.opt.threads; w++)
+        if (load[w] > 0) {
+            jobs++;
+            sum += load[w];
+            max = load[w] > max ? load[w] : max;
+        }
+    sv_frame_stats_jobs(jobs, clients, max, sum);
+}
+
+void sv_sched_plan_frame(void)
+{
+    if (sv_sched == SCHED_STATIC) {
+        note_static_frame();
+        return;
+    }
+    double t0 = sv_clock();
+    sv_jobs_build(&plan, job_weight);
+    int n = plan.num_jobs;
+    double weights[SV_MAX_CLIENTS], loads[SV_MAX_THREADS], max = 0, sum = 0;
+    int order[SV_MAX_CLIENTS], worker_of[SV_MAX_CLIENTS];
+    for (int j = 0; j < n; j++) {
+        weights[j] = plan.jobs[j].weight;
+        sum += weights[j];
+        max = weights[j] > max ? weights[j] : max;
+    }
+    sv_lpt_assign(weights, n, sv.opt.threads, order, worker_of, loads);
+    for (int w = 0; w < sv.opt.threads; w++)
+        worker_num_jobs[w] = 0;
+    int clients = 0;
+    for (int k = 0; k < n; k++) {
+        int job = order[k], w = worker_of[job];
+        worker_jobs[w][worker_num_jobs[w]++] = job;
+        /* the worker that processes a client answers it in S */
+        for (int c = 0; c < plan.jobs[job].count; c++)
+            sv.clients[plan.clients[plan.jobs[job].first + c]].worker = w;
+        clients += plan.jobs[job].count;
+    }
+    sv_frame_stats_jobs(n, clients, max, sum);
+    sv_stats_thread()->jobs_seconds += sv_clock() - t0;
+}
+
+/* A job's clients (packets, netchan, commands), each timed for -jobweight cost. */
+static void run_job(int job)
+{
+    sv_sched_current_job = job;
+    for (int c = 0; c < plan.jobs[job].count; c++) {
+        sv_client *cl = &sv.clients[plan.clients[plan.jobs[job].first + c]];
+        int packets = cl->inbox_count;
+        if (cl->state < CL_CONNECTED || packets == 0)
+            continue;
+        double t0 = sv_clock();
+        sv_client_process_inbox(cl);
+        double per_packet = (sv_clock() - t0) / packets;
+        cl->cost_per_packet = cl->cost_per_packet > 0 ? 0.9 * cl->cost_per_packet + 0.1 * per_packet
+                                                      : per_packet;
+    }
+    sv_sched_current_job = -1;
+}
+
+void sv_sched_run_rp(int worker)
+{
+    if (sv_sched == SCHED_LPT) {
+        sv_reliable_clear_outbox();
+        for (int k = 0; k < worker_num_jobs[worker]; k++)
+            run_job(worker_jobs[worker][k]);
+        return;
+    }
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
+        sv_client *cl = &sv.clients[i];
+        if (cl->worker == worker && cl->state >= CL_CONNECTED && cl->inbox_count > 0)
+            sv_client_process_inbox(cl);
+    }
+}
+
+QW_TM_SAFE bool sv_sched_same_job(int slot)
+{
+    return sv_sched_current_job >= 0 && plan.job_of_player[slot] == sv_sched_current_job;
+}
+
+bool sv_sched_step_fits(const sv_client *cl, const qw_usercmd *cmd)
+{
+    if (sv_sched_current_job < 0)
+        return true;
+    return cmd && sv_game_command_fits(cl->slot, cmd, plan.box_mins[cl->slot],
+                                       plan.box_maxs[cl->slot]);
+}
+
+void sv_sched_deferred(int *clients, int *shots, int *rockets)
+{
+    *clients = 0;
+    for (int i = 0; i < SV_MAX_CLIENTS; i++)
+        *clients += sv.clients[i].resume.pending;
+    sv_game_deferred_shots(sv.opt.threads, shots, rockets);
+}
+
+void sv_sched_serial_phase(void)
+{
+    double t0 = sv_clock();
+    /* the tree first, so that the pellets meet everybody where they ended RP; the rest of
+     * the deferred clients' packets came after every shot of that RP */
+    sv_game_finish_jobs(sv.opt.threads);
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
+        sv_client *cl = &sv.clients[i];
+        if (cl->resume.pending)
+            sv_client_resume(cl);
+    }
+    sv_stats_thread()->serial_seconds += sv_clock() - t0;
+}
