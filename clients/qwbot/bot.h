@@ -17,6 +17,10 @@
 struct event;
 struct qwbot_run;
 
+/* Player slots a bot can see: QuakeWorld's 32, or up to 256 on a qwsv with more slots
+ * ("bigslots 1" in the userinfo asks for them; slots travel as bytes). */
+#define QWBOT_MAX_SLOTS 256
+
 typedef enum qwbot_state {
     BOT_CHALLENGE,   /* sending getchallenge */
     BOT_CONNECTING,  /* sending connect, waiting for 'j' */
@@ -64,6 +68,9 @@ typedef struct qwbot_bot {
     /* what the server told us */
     int32_t spawncount;
     int playernum;
+    bool slot_bit7;             /* serverdata's slot byte had bit 7: a spectator, or on a
+                                   server with more than 128 slots, a slot from 128 on
+                                   (fullserverinfo's maxclients tells; run_stufftext) */
     char gamedir[64];
     char levelname[64];
     bool begin_sent;
@@ -84,7 +91,7 @@ typedef struct qwbot_bot {
     int frags;
     int32_t stats[QW_MAX_CL_STATS]; /* svc_updatestat values (STAT_HEALTH, STAT_ITEMS, ...) */
     uint32_t kills, deaths;     /* frags gained, and times our health fell to 0 or below */
-    qwbot_other others[QW_MAX_CLIENTS];
+    qwbot_other others[QWBOT_MAX_SLOTS];
     uint32_t inside_other;      /* server packets in a row that showed us inside a player */
     float stuck_origin[3];      /* our origin at the previous such check */
     double last_unstick;        /* when we last sent "kill" to get out of one */

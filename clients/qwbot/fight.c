@@ -29,7 +29,7 @@ static int nearest_target(const qwbot_bot *b, float *dist_out)
 {
     int best = -1;
     float best_d = 1e30f;
-    for (int i = 0; i < QW_MAX_CLIENTS; i++) {
+    for (int i = 0; i < QWBOT_MAX_SLOTS; i++) {
         const qwbot_other *o = &b->others[i];
         if (i == b->playernum || !o->seen || !o->alive ||
             b->nc.incoming_sequence - o->seen > 2)

@@ -60,14 +60,11 @@ static bool parse_serverdata(qwbot_bot *b, qw_msgreader *r)
     qw_read_string(r, b->gamedir, sizeof b->gamedir);
     int slot = qw_read_byte(r);
     b->playernum = slot & 127;
+    b->slot_bit7 = slot & 128;                /* decided by fullserverinfo, which follows */
     qw_read_string(r, b->levelname, sizeof b->levelname);
     skip(r, 10 * 4);                          /* movevars */
     if (r->bad)
         return false;
-    if (slot & 128) {                         /* bit 7: we were made a spectator */
-        qwbot_bot_fail(b, "the server made the bot a spectator (no free player slot?)");
-        return false;
-    }
     b->in_game = false;
     b->begin_sent = false;
     b->valid_sequence = 0;
@@ -145,7 +142,7 @@ static bool parse_playerinfo(qwbot_bot *b, qw_msgreader *r)
     if (!qw_playerinfo_read(r, &pi))
         return false;
     if (pi.slot != b->playernum) {
-        if (pi.slot >= 0 && pi.slot < QW_MAX_CLIENTS) {
+        if (pi.slot >= 0 && pi.slot < QWBOT_MAX_SLOTS) {
             qwbot_other *o = &b->others[pi.slot];
             memcpy(o->origin, pi.origin, sizeof pi.origin);
             o->alive = !pi.dead;

@@ -25,7 +25,8 @@ static void closed_loop_tick(qwbot_bot *b);
 static void unstick(qwbot_bot *b, double now);
 
 /* rate 100000: servers that pace replies by the client's rate (mvdsv) must not choke 32
- * players' worth of updates at 77 packets/s; real clients ask for 25000-30000. */
+ * players' worth of updates at 77 packets/s; real clients ask for 25000-30000. bigslots 1:
+ * on a qwsv with more than 32 slots, the bot may take a slot from 32 on (others ignore it). */
 static void send_connect(qwbot_bot *b)
 {
     char text[512], models[64] = "";
@@ -36,7 +37,7 @@ static void send_connect(qwbot_bot *b)
                  b->run->emodel);
     snprintf(text, sizeof text,
              "connect %d %d %d \"\\name\\%s\\topcolor\\%d\\bottomcolor\\%d\\rate\\100000"
-             "\\msg\\1%s\"\n",
+             "\\msg\\1\\bigslots\\1%s\"\n",
              QW_PROTOCOL_VERSION, b->qport, b->challenge, b->name, color, color, models);
     qwbot_bot_send_connectionless(b, text);
 }
@@ -212,7 +213,7 @@ static void unstick(qwbot_bot *b, double now)
     memcpy(b->stuck_origin, b->origin, sizeof b->origin);
     bool running = b->history[2].forwardmove || b->history[2].sidemove;
     bool inside = false;
-    for (int i = 0; i < QW_MAX_CLIENTS && !inside; i++) {
+    for (int i = 0; i < QWBOT_MAX_SLOTS && !inside; i++) {
         const qwbot_other *o = &b->others[i];
         inside = i != b->playernum && o->alive && o->seen == b->nc.incoming_sequence &&
                  fabsf(o->origin[0] - b->origin[0]) < 32 &&

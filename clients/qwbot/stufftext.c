@@ -1,9 +1,11 @@
 /* Console text stuffed by the server (svc_stufftext). A real client runs it through its
  * console; a bot only needs the commands that drive the sign-on and ignores the rest
- * (aliases, client settings, "fullserverinfo"). */
+ * (aliases, client settings) and reads in "fullserverinfo" only how many slots there are. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "qw_info.h"
 #include "stufftext.h"
 
 /* "packet <addr> \"<text>\"": the server asks for <text> as a connectionless packet (the
@@ -23,6 +25,27 @@ static void run_packet(qwbot_bot *b, const char *args)
     memcpy(text, open + 1, n);
     text[n] = 0;
     qwbot_bot_send_connectionless(b, text);
+}
+
+/* serverdata's slot byte with bit 7 set: QuakeWorld's mark of a spectator, unless the server
+ * has more than 128 player slots (qwsv with -maxclients above 128, which gives a bot that
+ * asked for "bigslots" its slot as the whole byte). */
+static void note_slot(qwbot_bot *b, const char *args)
+{
+    if (!b->slot_bit7)
+        return;
+    char info[1024], value[16];
+    size_t n = strlen(args);
+    if (n >= 2 && args[0] == '"' && args[n - 1] == '"')
+        snprintf(info, sizeof info, "%.*s", (int)(n - 2), args + 1);
+    else
+        snprintf(info, sizeof info, "%s", args);
+    if (atoi(qw_info_get(info, "maxclients", value, sizeof value)) > 128) {
+        b->playernum += 128;
+        b->slot_bit7 = false;
+    } else {
+        qwbot_bot_fail(b, "the server made the bot a spectator (no free player slot?)");
+    }
 }
 
 static void run_command(qwbot_bot *b, char *line)
@@ -46,8 +69,14 @@ static void run_command(qwbot_bot *b, char *line)
             qwbot_bot_stringcmd(b, "pext");
         else if (*args)
             qwbot_bot_stringcmd(b, "%s", args);
+    } else if (!strcmp(line, "fullserverinfo")) {
+        note_slot(b, args);
     } else if (!strcmp(line, "skins")) {
         /* the last step of the sign-on: the client has loaded skins and enters the game */
+        if (b->slot_bit7) {
+            qwbot_bot_fail(b, "the server made the bot a spectator (no free player slot?)");
+            return;
+        }
         qwbot_bot_stringcmd(b, "begin %d", b->spawncount);
         b->begin_sent = true;
     } else if (!strcmp(line, "reconnect")) {
