@@ -19,6 +19,7 @@ check demo "$scripts/demo"
 check quake-bench "$scripts/quake-bench"
 check ezquake-screenshot "$scripts/ezquake-screenshot"
 check plot-quake-bench "$py" "$scripts/plot-quake-bench.py"
+check plot-quake-sched "$py" "$scripts/plot-quake-sched.py"
 "$py" "$scripts/atomic-quake-report.py" --help >"$tmp/out" 2>&1 || fail "atomic-quake-report --help failed"
 grep -q "report CSV" "$tmp/out" || fail "atomic-quake-report --help printed no usage"
 "$py" "$scripts/atomic-quake-report.py" report --frobnicate >"$tmp/out" 2>&1
@@ -40,4 +41,20 @@ if "$py" -c 'import matplotlib' 2>/dev/null; then
     panels=$("$py" -c 'import struct, sys; d = open(sys.argv[1], "rb").read(24); print(round(struct.unpack(">I", d[16:20])[0] / 90 / 5.7))' "$tmp/aq.png")
     [ "$panels" = 2 ] || fail "the figure of a run without -waitall has $panels panels per map, expected 2"
 fi
+# The --sched table judges the goals at 2 threads on lqdm6 from the medians of the rounds.
+sched_header="run,date,map,bots,threads,sched,sync,speed,duration_s,load_avg,commands,server_cpu_s,cpu_ms_per_1000_commands,busy_frames,fps,msgs_per_frame,msgs_per_s,jobs_per_frame,weight_max,weight_mean,all_busy_share,start_skew_ms,deferred_per_frame,replies,rtt_p50_ms,rtt_p99_ms,status"
+{
+    echo "$sched_header"
+    for cpu in 9.0 10.0 11.0; do
+        echo "R1,d,lqdm6,160,2,lpt,none,1,7,0.5,90000,0.9,$cpu,900,130,90,12000,12,15,7,0.60,0.01,1,12000,1,3,ok"
+    done
+    echo "R1,d,lqdm6,160,2,static,lock,1,7,0.5,90000,0.9,9.5,900,130,90,12000,2,45,44,0.30,0.01,0,12000,1,3,ok"
+    echo "R1,d,lqdm6,160,2,static,stm,1,7,0.5,90000,0.9,12.0,900,130,90,12000,2,45,44,0.35,0.01,0,12000,1,3,ok"
+} >"$tmp/sched.csv"
+"$py" "$scripts/plot-quake-sched.py" "$tmp/sched.csv" "$tmp/sched.png" --table "$tmp/sched.txt" \
+    --no-plot >"$tmp/out" 2>&1 || fail "plot-quake-sched failed: $(tail -3 "$tmp/out")"
+grep -q "lpt 10.00 ms vs the best static mode (static, lock) 9.50 ms: not met" "$tmp/sched.txt" ||
+    fail "the CPU goal is not judged on the median: $(grep -A3 Goals "$tmp/sched.txt")"
+grep -q "busy 60% of the request phase (goal >= 55 %): met" "$tmp/sched.txt" ||
+    fail "the all-busy goal is not judged: $(grep -A3 Goals "$tmp/sched.txt")"
 echo "ok"
