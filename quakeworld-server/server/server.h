@@ -141,27 +141,49 @@ typedef struct sv_client {
 
 typedef enum { WEAPON_AXE, WEAPON_SHOTGUN, WEAPON_ROCKET } sv_weapon;
 
-/* Game state of one player (entity number slot + 1). */
+/* Game state of one player (entity number slot + 1).
+ *
+ * Grouped by who writes a field during RP, each group on a cache line of its own, so that a
+ * transaction reading one group does not conflict with another one writing a different group
+ * of the same player (or of the next player: the whole struct is line-aligned). STMs detect
+ * conflicts per stripe of memory (libtm: 32 bytes), not per field: before this grouping a
+ * player's own clock (`time`, written first thing in each of its commands) shared a stripe
+ * with `dead`, which every other command that shoots or spawns reads, and a player's
+ * `spectator` flag shared one with the previous player's damage and random state. */
+#define SV_PLAYER_GROUP _Alignas(64)
 typedef struct sv_player {
-    bool active;                      /* in the game (after begin) */
+    /* Who is in the game: read by other players' commands (damage, spawning, telefrags),
+     * written when the player enters, dies, respawns or leaves. */
+    SV_PLAYER_GROUP bool active;      /* in the game (after begin) */
     bool spectator;                   /* a spectator: flies through walls, seen by nobody,
                                          in no list of the areanode tree (active stays false) */
-    qw_area_object link;              /* in the areanode tree while alive */
-    float origin[3], velocity[3], angles[3];
+    bool dead;
+
+    /* Where it is: written by its own moves, read by everybody's (scans of the areanode
+     * tree, damage, spawning). */
+    SV_PLAYER_GROUP qw_area_object link; /* in the areanode tree while alive */
+    float origin[3], velocity[3];     /* velocity: also others' knockback */
+
+    /* What others do to it: written by whoever hurts it. */
+    SV_PLAYER_GROUP int health;
+    int armor;
+    float armortype;
+    int dmg_take, dmg_save;           /* damage this frame, sent as svc_damage in S */
+    float dmg_origin[3];
+    double death_time;                /* on the player's clock */
+
+    /* Its own: written and read by its own commands only. */
+    SV_PLAYER_GROUP float angles[3];
     int onground, waterlevel, watertype, oldbuttons;
     float waterjumptime;
-    int health, armor;
-    float armortype;
     int items;                        /* IT_* weapon bits (armour: armortype) */
     int shells, rockets;
     int weapon;                       /* IT_SHOTGUN, IT_ROCKET_LAUNCHER, IT_AXE */
-    int frags;
-    bool dead;
+    int frags;                        /* changed by its own commands (and rockets in U) */
     /* The player's own clock: the sum of its commands' durations (msec). Weapon refire and
      * the respawn delay run on it, so a command does the same game work whether the bots
      * send at 77 moves/s or as fast as the server answers (closed loop). */
     double time;
-    double death_time;                /* on the player's clock */
     double attack_finished;           /* on the player's clock */
     double air_finished;              /* drowning starts then (on the player's clock) */
     double pain_finished, liquid_hurt_time;  /* next drowning / slime or lava hurt */
@@ -170,8 +192,6 @@ typedef struct sv_player {
     int frame;
     int effects;
     uint32_t random_state;            /* per-player generator (usable inside transactions) */
-    int dmg_take, dmg_save;           /* damage this frame, sent as svc_damage in S */
-    float dmg_origin[3];
     bool setangle;                    /* force the view angles (spawn) in the next reply */
     bool relink_pending;              /* -sched lpt: moved or died in a job; its link in the
                                          areanode tree waits for the serial phase */

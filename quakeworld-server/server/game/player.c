@@ -232,8 +232,17 @@ void sv_game_finish_jobs(int threads)
     sv_weapons_run_deferred(threads);
 }
 
+/* Stores only the components that change: where a player is, every other command reads, and
+ * to a transaction a store is a change even when it writes the same value. */
+static void update_vec(float *dst, const float *src)
+{
+    for (int i = 0; i < 3; i++)
+        if (dst[i] != src[i])
+            dst[i] = src[i];
+}
+
 /* pmove for one command: the shared state goes into a local qw_pmove, the pure movement code
- * runs on it, and the result is copied back and relinked. */
+ * runs on it, and the result is copied back (its relink comes last, in sv_game_run_command). */
 static void move_player(sv_player *p, const qw_usercmd *cmd)
 {
     qw_pmove pm;
@@ -247,17 +256,13 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
      * above, instrumented) and movevars never change after the map is loaded */
     qw_pmove_run(&pm, &sv.movevars);
 
-    qw_vec_copy(pm.origin, p->origin);
-    qw_vec_copy(pm.velocity, p->velocity);
+    update_vec(p->origin, pm.origin);
+    update_vec(p->velocity, pm.velocity);
     p->oldbuttons = pm.oldbuttons;
     p->waterjumptime = pm.waterjumptime;
     p->onground = pm.onground != -1;
     p->waterlevel = pm.waterlevel;
     p->watertype = pm.watertype;
-    if (sv_sched_in_job())
-        sv_game_relink_later(p);
-    else
-        qw_area_relink_object(&sv.area, &p->link, p->origin);
 }
 
 /* Whether a dead player's command brings it back: a fresh press of fire or jump, a second
@@ -305,11 +310,17 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
         sv_weapons_select(p, cmd->impulse);
     move_player(p, cmd);
     ok &= sv_liquids_hurt(cl->slot, p);
-    if (p->dead)
-        return ok;
-    ok &= sv_triggers_touch(cl, p);
-    if (cmd->buttons & QW_BUTTON_ATTACK)
-        ok &= sv_weapons_fire(cl, p, cmd->angles);
+    if (!p->dead) {
+        ok &= sv_triggers_touch(cl, p);
+        if (cmd->buttons & QW_BUTTON_ATTACK)
+            ok &= sv_weapons_fire(cl, p, cmd->angles);
+    }
+    /* Last: the player's box is what every other command scans, so it is written (and, in
+     * an STM that locks on write, held) only for the end of the transaction. */
+    if (sv_sched_in_job())
+        sv_game_relink_later(p);
+    else
+        qw_area_relink_object(&sv.area, &p->link, p->origin);
     return ok;
 }
 

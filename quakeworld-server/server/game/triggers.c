@@ -109,8 +109,8 @@ static bool teleport(sv_client *cl, sv_player *p, const sv_entity *t)
 
 QW_TM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p)
 {
-    /* the player's box where it is now, widened by 1 as linking does (in a job of -sched
-     * lpt its link still shows where the frame began) */
+    /* the player's box where it is now, widened by 1 as linking does (its link follows at
+     * the end of the command; in a job of -sched lpt, after RP) */
     float mins[3], maxs[3];
     for (int i = 0; i < 3; i++) {
         mins[i] = p->origin[i] + p->link.mins[i] - 1;
