@@ -11,11 +11,17 @@
 #include "sv_reliable.h"
 #include "sv_userinfo.h"
 
+/* Slots above the highest one ever used are free: the packet lookup stops there. */
+static int slots_used;
+
 void sv_client_init(sv_client *cl, const struct sockaddr_in *from, int qport,
                     const char *userinfo)
 {
     int slot = (int)(cl - sv.clients);
+    sv_reliable_clear(cl); /* its queue no longer counts as tight */
     memset(cl, 0, sizeof *cl);
+    if (slot >= slots_used)
+        slots_used = slot + 1;
     cl->slot = slot;
     cl->state = CL_CONNECTED;
     cl->addr = *from;
@@ -66,7 +72,7 @@ void sv_client_free(sv_client *cl, const char *reason)
 
 sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len)
 {
-    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
+    for (int i = 0; i < slots_used; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && cl->addr.sin_addr.s_addr == from->sin_addr.s_addr &&
             cl->addr.sin_port == from->sin_port)
@@ -75,7 +81,7 @@ sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *p
     int qport = qw_netchan_peek_qport(pkt, len);
     if (qport < 0)
         return NULL;
-    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
+    for (int i = 0; i < slots_used; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && cl->addr.sin_addr.s_addr == from->sin_addr.s_addr &&
             cl->qport == qport) {

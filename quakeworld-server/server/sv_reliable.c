@@ -1,6 +1,7 @@
 /* Per-client reliable queues (see sv_reliable.h). */
 #include "sv_reliable.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "sv_region.h"
@@ -169,6 +170,19 @@ QW_TM_SAFE bool sv_broadcast_print(int level, const char *text)
     return len > 0 && sv_reliable_broadcast(buf, len);
 }
 
+/* Queues marked tight, counted so that the move commands' question (is every queue roomy?)
+ * does not read every slot's queue (192 of them, far apart in memory). The owners change the
+ * marks in S, in parallel. */
+static atomic_int tight_queues;
+
+static void mark_tight(sv_reliable *q, bool tight)
+{
+    if (q->tight != tight) {
+        q->tight = tight;
+        atomic_fetch_add(&tight_queues, tight ? 1 : -1);
+    }
+}
+
 void sv_reliable_to_netchan(sv_client *cl)
 {
     sv_reliable *q = &cl->reliable;
@@ -180,20 +194,17 @@ void sv_reliable_to_netchan(sv_client *cl)
         q->first = (q->first + 1) % SV_RELIABLE_BLOCKS;
         q->count--;
     }
-    q->tight = q->count > SV_RELIABLE_BLOCKS - SV_RELIABLE_SPARE;
+    mark_tight(q, q->count > SV_RELIABLE_BLOCKS - SV_RELIABLE_SPARE);
 }
 
 bool sv_reliable_queues_roomy(void)
 {
-    for (int i = 0; i < SV_MAX_CLIENTS; i++)
-        if (sv.clients[i].reliable.tight)
-            return false;
-    return true;
+    return atomic_load(&tight_queues) == 0;
 }
 
 void sv_reliable_clear(sv_client *cl)
 {
     cl->reliable.first = cl->reliable.count = 0;
     cl->reliable.overflowed = false;
-    cl->reliable.tight = false;
+    mark_tight(&cl->reliable, false);
 }
