@@ -30,6 +30,7 @@ busy 55 % of the time with the load balancing vs 40 % for the static server; abo
 weight 8 per frame on a 32-player map, about 20 jobs of weight 4 on a custom map."""
 COLUMNS = [("cpu_ms_per_1000_commands", "CPU ms/1000 cmd", "{:.2f}"),
            ("all_busy_share", "all busy", "{:.0%}"),
+           ("work_balance", "balance", "{:.0%}"),
            ("jobs_per_frame", "jobs/frame", "{:.1f}"),
            ("weight_max", "weight max", "{:.1f}"),
            ("weight_mean", "weight mean", "{:.1f}"),
@@ -110,7 +111,9 @@ def table(points, rows):
                  f"{min(number(r, 'load_avg') or 0 for r in rows):.2f}-"
                  f"{max(number(r, 'load_avg') or 0 for r in rows):.2f}")
     lines.append("CPU = the server process's CPU time per 1,000 commands it ran; all busy = the "
-                 "share of the request phase during which every worker was busy")
+                 "share of the request phase during which every worker was busy; balance = the "
+                 "shortest worker's request phase over the longest one's (the all-busy share had "
+                 "they all started together)")
     for m in sorted({k[0] for k in points}, key=lambda x: (x != LARGE_MAP, x)):
         lines.append("")
         lines.append(f"== {m}")
@@ -147,6 +150,10 @@ def goals(points):
                f"{'met' if share >= 0.55 else 'not met'}; the static modes "
                + ", ".join(f"{NAMES.get(k, k)} {v['all_busy_share']:.0%}"
                            for k, v in sorted(static.items()) if v["all_busy_share"] is not None))
+    out.append(f"  work balance (as if every worker had started together): lpt "
+               f"{lpt['work_balance']:.0%}; the static modes "
+               + ", ".join(f"{NAMES.get(k, k)} {v['work_balance']:.0%}"
+                           for k, v in sorted(static.items()) if v["work_balance"] is not None))
     return out
 
 
@@ -169,7 +176,11 @@ def plot(points, png, rows):
                         **style)
             # with one thread every worker is always busy: the share says nothing there
             several = [(t, p) for t, p in series if t > 1]
-            ax_busy.plot([t for t, _ in several], [p["all_busy_share"] for _, p in several], **style)
+            line, = ax_busy.plot([t for t, _ in several], [p["all_busy_share"] for _, p in several],
+                                 **style)
+            ax_busy.plot([t for t, _ in several], [p["work_balance"] for _, p in several],
+                         color=line.get_color(), linestyle="--", marker=style["marker"],
+                         markerfacecolor="none")
         lpt = [(t, points[(m, t, "lpt-none")]) for t in threads if (m, t, "lpt-none") in points]
         if lpt:
             xs = [t for t, _ in lpt]
@@ -185,7 +196,7 @@ def plot(points, png, rows):
         ax_busy.text(threads[0], 0.565, "reference lpt 55 %", fontsize=8, color="green")
         ax_busy.text(threads[0], 0.415, "reference static 40 %", fontsize=8, color="grey")
         ax_cpu.set_title(f"{m}: server CPU-ms per 1,000 commands")
-        ax_busy.set_title(f"{m}: share of RP with every worker busy")
+        ax_busy.set_title(f"{m}: every worker busy (solid), balance (dashed)")
         ax_jobs.set_title(f"{m}: -sched lpt's jobs")
         ax_busy.set_ylim(0, 1.05)
         for ax in row:

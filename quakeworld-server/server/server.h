@@ -114,8 +114,8 @@ typedef struct sv_client {
     sv_inbox_packet inbox[SV_INBOX];
     bool send_reply;                  /* got a valid packet this frame: answer in S */
     sv_resume resume;                 /* -sched lpt: the rest of the packets, if any */
-    double cost_per_packet;           /* -sched lpt: seconds a packet of it took in RP
-                                         (moving average; a job's weight, -jobweight cost) */
+    double cost_per_packet;           /* seconds a packet of it took in RP (moving average;
+                                         a job's weight with -jobweight cost) */
 
     sv_reliable reliable;             /* shared: see sv_reliable.h */
 

@@ -2,12 +2,14 @@
  *
  * "All workers busy" is the part of RP between the moment the last worker started and the
  * moment the first one finished (its work; then it waits at the barrier): from then on some
- * worker idles. A frame's RP lasts from the first start to the last finish. Frames without a
- * packet (idle waits, U only) are not counted: they would dilute every average. CSV columns:
+ * worker idles. A frame's RP lasts from the first start to the last finish. It depends on the
+ * assignment and on how long the barrier takes to get every worker running (start_skew: from
+ * the first worker's start to the last one's); the work balance leaves the latter out: the
+ * shortest worker's RP over the longest one's, as if all had started together. Frames without
+ * a packet (idle waits, U only) are not counted: they would dilute every average. CSV columns:
  *   frame,time_s,sched,sync,threads,jobs,clients,weight_max,weight_mean,packets,commands,
- *   rp_ms,all_busy_ms,start_skew_ms,deferred_clients,deferred_shots,deferred_rockets
- * (start_skew_ms: from the first worker's start of RP to the last one's -- how long the
- * barrier took to get every worker running). */
+ *   rp_ms,all_busy_ms,start_skew_ms,work_min_ms,work_max_ms,deferred_clients,deferred_shots,
+ *   deferred_rockets */
 #include "sv_frame_stats.h"
 
 #include <errno.h>
@@ -25,6 +27,7 @@ typedef struct frame_totals {
     uint64_t deferred_clients, deferred_shots, deferred_rockets;
     double weight_max, weight_mean;    /* sums over the frames */
     double rp_seconds, all_busy_seconds, start_skew_seconds;
+    double work_min_seconds, work_max_seconds;
 } frame_totals;
 
 static frame_totals totals, at_last_print;
@@ -45,7 +48,8 @@ bool sv_frame_stats_open_csv(const char *path, char *err, size_t errlen)
     }
     setvbuf(csv, NULL, _IOFBF, 1 << 16);
     fprintf(csv, "frame,time_s,sched,sync,threads,jobs,clients,weight_max,weight_mean,packets,"
-                 "commands,rp_ms,all_busy_ms,start_skew_ms,deferred_clients,deferred_shots,"
+                 "commands,rp_ms,all_busy_ms,start_skew_ms,work_min_ms,work_max_ms,"
+                 "deferred_clients,deferred_shots,"
                  "deferred_rockets\n");
     return true;
 }
@@ -75,11 +79,15 @@ void sv_frame_stats_end(void)
         return;
     double first_start = frame.start[0], last_start = frame.start[0];
     double first_finish = frame.finish[0], last_finish = frame.finish[0];
+    double work_min = frame.finish[0] - frame.start[0], work_max = work_min;
     for (int t = 1; t < sv.opt.threads; t++) {
+        double work = frame.finish[t] - frame.start[t];
         first_start = frame.start[t] < first_start ? frame.start[t] : first_start;
         last_start = frame.start[t] > last_start ? frame.start[t] : last_start;
         first_finish = frame.finish[t] < first_finish ? frame.finish[t] : first_finish;
         last_finish = frame.finish[t] > last_finish ? frame.finish[t] : last_finish;
+        work_min = work < work_min ? work : work_min;
+        work_max = work > work_max ? work : work_max;
     }
     double rp = last_finish - first_start;
     double all_busy = first_finish > last_start ? first_finish - last_start : 0;
@@ -100,12 +108,15 @@ void sv_frame_stats_end(void)
     totals.rp_seconds += rp;
     totals.all_busy_seconds += all_busy;
     totals.start_skew_seconds += last_start - first_start;
+    totals.work_min_seconds += work_min;
+    totals.work_max_seconds += work_max;
     if (csv)
-        fprintf(csv, "%u,%.6f,%s,%s,%d,%d,%d,%.3f,%.3f,%llu,%llu,%.4f,%.4f,%.4f,%d,%d,%d\n",
+        fprintf(csv, "%u,%.6f,%s,%s,%d,%d,%d,%.3f,%.3f,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%d\n",
                 sv.framenum, sv_clock(), sv_sched_name(sv_sched), sv_sync_name(sv_sync),
                 sv.opt.threads, frame.jobs, frame.clients, frame.weight_max, weight_mean,
                 (unsigned long long)frame_packets, (unsigned long long)frame_commands, rp * 1e3,
-                all_busy * 1e3, (last_start - first_start) * 1e3, clients, shots, rockets);
+                all_busy * 1e3, (last_start - first_start) * 1e3, work_min * 1e3, work_max * 1e3,
+                clients, shots, rockets);
 }
 
 void sv_frame_stats_print(FILE *out, bool final)
@@ -126,18 +137,21 @@ void sv_frame_stats_print(FILE *out, bool final)
         d.rp_seconds -= b->rp_seconds;
         d.all_busy_seconds -= b->all_busy_seconds;
         d.start_skew_seconds -= b->start_skew_seconds;
+        d.work_min_seconds -= b->work_min_seconds;
+        d.work_max_seconds -= b->work_max_seconds;
         at_last_print = totals;
     }
     double n = d.frames ? (double)d.frames : 1;
     fprintf(out,
             " busy_frames=%llu jobs_per_frame=%.2f clients_per_frame=%.2f weight=%s "
             "weight_max=%.2f weight_mean=%.2f msgs_per_frame=%.2f all_busy_share=%.3f "
-            "rp_span_ms=%.3f start_skew_ms=%.3f deferred_clients=%llu deferred_shots=%llu "
-            "deferred_rockets=%llu",
+            "rp_span_ms=%.3f start_skew_ms=%.3f work_balance=%.3f deferred_clients=%llu "
+            "deferred_shots=%llu deferred_rockets=%llu",
             (unsigned long long)d.frames, d.jobs / n, d.clients / n, sv_sched_weight_name(),
             d.weight_max / n, d.weight_mean / n, d.packets / n,
             d.rp_seconds > 0 ? d.all_busy_seconds / d.rp_seconds : 0, d.rp_seconds * 1e3,
             d.start_skew_seconds * 1e3,
+            d.work_max_seconds > 0 ? d.work_min_seconds / d.work_max_seconds : 0,
             (unsigned long long)d.deferred_clients, (unsigned long long)d.deferred_shots,
             (unsigned long long)d.deferred_rockets);
     if (csv)

@@ -71,7 +71,7 @@ static void join_client(sv_union_find *uf, sv_job_plan *plan, int slot)
     join_objects_in_box(uf, slot, mins, maxs, QW_SOLID_TRIGGER);
 }
 
-static double client_weight(const sv_client *cl, sv_job_weight weight)
+double sv_jobs_client_weight(const sv_client *cl, sv_job_weight weight)
 {
     if (weight == JOB_WEIGHT_CLIENTS)
         return 1;
@@ -103,7 +103,7 @@ void sv_jobs_build(sv_job_plan *plan, sv_job_weight weight)
             plan->jobs[plan->num_jobs++] = (sv_job){0, 0, 0};
         }
         sv_job *job = &plan->jobs[job_of_root[root]];
-        job->weight += client_weight(cl, weight);
+        job->weight += sv_jobs_client_weight(cl, weight);
         job->count++;
     }
     int placed = 0;

@@ -28,6 +28,9 @@ typedef struct sv_job_plan {
     float box_mins[SV_MAX_CLIENTS][3], box_maxs[SV_MAX_CLIENTS][3];
 } sv_job_plan;
 
+/* What client cl adds to its job's weight: 1, or (JOB_WEIGHT_COST) its packets queued times
+ * its measured cost per packet, in microseconds. */
+double sv_jobs_client_weight(const sv_client *cl, sv_job_weight weight);
 /* Master, after U (the areanode tree is up to date): builds this frame's jobs. A job's
  * weight is its number of clients with packets, or (JOB_WEIGHT_COST) the sum over them of
  * packets queued times their measured cost per packet (sv_client.cost_per_packet). */

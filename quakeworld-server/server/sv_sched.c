@@ -34,11 +34,6 @@ const char *sv_sched_weight_name(void)
     return job_weight == JOB_WEIGHT_COST ? "cost_us" : "clients";
 }
 
-static double client_weight(const sv_client *cl)
-{
-    return job_weight == JOB_WEIGHT_COST ? cl->cost_per_packet * cl->inbox_count * 1e6 : 1;
-}
-
 /* -sched static: a worker's clients with packets are its job (for the statistics). */
 static void note_static_frame(void)
 {
@@ -47,7 +42,7 @@ static void note_static_frame(void)
     for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         const sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && cl->inbox_count > 0) {
-            load[cl->worker] += client_weight(cl);
+            load[cl->worker] += sv_jobs_client_weight(cl, job_weight);
             clients++;
         }
     }
@@ -94,20 +89,24 @@ void sv_sched_plan_frame(void)
     sv_stats_thread()->jobs_seconds += sv_clock() - t0;
 }
 
-/* A job's clients (packets, netchan, commands), each timed for -jobweight cost. */
+/* A client's packets (netchan, commands), timed for -jobweight cost. */
+static void process_client(sv_client *cl)
+{
+    int packets = cl->inbox_count;
+    double t0 = sv_clock();
+    sv_client_process_inbox(cl);
+    double per_packet = (sv_clock() - t0) / packets;
+    cl->cost_per_packet = cl->cost_per_packet > 0 ? 0.9 * cl->cost_per_packet + 0.1 * per_packet
+                                                  : per_packet;
+}
+
 static void run_job(int job)
 {
     sv_sched_current_job = job;
     for (int c = 0; c < plan.jobs[job].count; c++) {
         sv_client *cl = &sv.clients[plan.clients[plan.jobs[job].first + c]];
-        int packets = cl->inbox_count;
-        if (cl->state < CL_CONNECTED || packets == 0)
-            continue;
-        double t0 = sv_clock();
-        sv_client_process_inbox(cl);
-        double per_packet = (sv_clock() - t0) / packets;
-        cl->cost_per_packet = cl->cost_per_packet > 0 ? 0.9 * cl->cost_per_packet + 0.1 * per_packet
-                                                      : per_packet;
+        if (cl->state >= CL_CONNECTED && cl->inbox_count > 0)
+            process_client(cl);
     }
     sv_sched_current_job = -1;
 }
@@ -123,7 +122,7 @@ void sv_sched_run_rp(int worker)
     for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->worker == worker && cl->state >= CL_CONNECTED && cl->inbox_count > 0)
-            sv_client_process_inbox(cl);
+            process_client(cl);
     }
 }
 

@@ -18,8 +18,8 @@
  *     weight_max=<mean of each frame's heaviest job> weight_mean=<mean job weight>
  *     msgs_per_frame=<packets per frame> all_busy_share=<share of RP with every worker busy>
  *     rp_span_ms=<RP, first start to last finish, summed> start_skew_ms=<first start to
- *     last start, summed> deferred_clients= deferred_shots= deferred_rockets=<what jobs
- *     left to the serial phase>
+ *     last start, summed> work_balance=<the shortest worker's RP over the longest one's>
+ *     deferred_clients= deferred_shots= deferred_rockets=<what jobs left to the serial phase>
  *
  * Times are totals over the covered seconds (per thread; the totals line sums them, and its
  * frames/fps are the master's). Thread 0 is the master (it also serves its own clients).

@@ -42,14 +42,14 @@ if "$py" -c 'import matplotlib' 2>/dev/null; then
     [ "$panels" = 2 ] || fail "the figure of a run without -waitall has $panels panels per map, expected 2"
 fi
 # The --sched table judges the goals at 2 threads on lqdm6 from the medians of the rounds.
-sched_header="run,date,map,bots,threads,sched,sync,speed,duration_s,load_avg,commands,server_cpu_s,cpu_ms_per_1000_commands,busy_frames,fps,msgs_per_frame,msgs_per_s,jobs_per_frame,weight_max,weight_mean,all_busy_share,start_skew_ms,deferred_per_frame,replies,rtt_p50_ms,rtt_p99_ms,status"
+sched_header="run,date,map,bots,threads,sched,sync,speed,duration_s,load_avg,commands,server_cpu_s,cpu_ms_per_1000_commands,busy_frames,fps,msgs_per_frame,msgs_per_s,jobs_per_frame,weight_max,weight_mean,all_busy_share,work_balance,start_skew_ms,deferred_per_frame,replies,rtt_p50_ms,rtt_p99_ms,status"
 {
     echo "$sched_header"
     for cpu in 9.0 10.0 11.0; do
-        echo "R1,d,lqdm6,160,2,lpt,none,1,7,0.5,90000,0.9,$cpu,900,130,90,12000,12,15,7,0.60,0.01,1,12000,1,3,ok"
+        echo "R1,d,lqdm6,160,2,lpt,none,1,7,0.5,90000,0.9,$cpu,900,130,90,12000,12,15,7,0.60,0.90,0.01,1,12000,1,3,ok"
     done
-    echo "R1,d,lqdm6,160,2,static,lock,1,7,0.5,90000,0.9,9.5,900,130,90,12000,2,45,44,0.30,0.01,0,12000,1,3,ok"
-    echo "R1,d,lqdm6,160,2,static,stm,1,7,0.5,90000,0.9,12.0,900,130,90,12000,2,45,44,0.35,0.01,0,12000,1,3,ok"
+    echo "R1,d,lqdm6,160,2,static,lock,1,7,0.5,90000,0.9,9.5,900,130,90,12000,2,45,44,0.30,0.80,0.01,0,12000,1,3,ok"
+    echo "R1,d,lqdm6,160,2,static,stm,1,7,0.5,90000,0.9,12.0,900,130,90,12000,2,45,44,0.35,0.85,0.01,0,12000,1,3,ok"
 } >"$tmp/sched.csv"
 "$py" "$scripts/plot-quake-sched.py" "$tmp/sched.csv" "$tmp/sched.png" --table "$tmp/sched.txt" \
     --no-plot >"$tmp/out" 2>&1 || fail "plot-quake-sched failed: $(tail -3 "$tmp/out")"
