@@ -24,8 +24,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROBE_NS (3 * 1000 * 1000LL)       /* each candidate is probed twice a round */
+#define PROBE_NS (2 * 1000 * 1000LL)       /* each candidate is probed twice a round */
 #define PROBE_CROWDED_NS (10 * 1000 * 1000LL) /* threads outnumber processors: several slices */
+/* After a switch, before a probe measures: the new mode settles (a lock convoy forms, threads
+ * that slept in the old mode wake up). */
+#define WARMUP_NS (1 * 1000 * 1000LL)
+#define WARMUP_CROWDED_NS (3 * 1000 * 1000LL)
 #define SMOOTHING 0.5   /* weight of a new probe in a candidate's rate */
 #define HYSTERESIS 1.1  /* another candidate must beat the last winner by this factor */
 #define MIN_HOLD_NS (200 * 1000 * 1000LL)
@@ -62,6 +66,8 @@ static struct {
     int serial;                    /* the serial candidate */
     int probing;                   /* the candidate being probed, or -1 while holding */
     bool backward;                 /* the round's second, mirrored pass */
+    bool warming;                  /* the epoch now ending was a warm-up ... */
+    int64_t after_warmup_ns;       /* ... and this is how long the epoch then lasts */
     int best;                      /* winner of the last round */
     unsigned round;
     int64_t hold_ns;
@@ -108,15 +114,23 @@ const char *tm_adapt_mode_name(void)
     return c->htm ? "htm" : tm_algos[c->algo]->name;
 }
 
-static void enter(struct tm_tx *tx, int index, int64_t now, int64_t length)
+/* Runs candidate `index` for an epoch of `length` ns; a probe that switches the mode first
+ * runs a warm-up that is not measured. */
+static void enter(struct tm_tx *tx, int index, int64_t now, int64_t length, bool probe)
 {
     const struct candidate *c = &tuner.candidate[index];
+    bool switching = index != tuner.current;
     tuner.current = index;
     tuner.epoch_start_commits = total_commits();
     tm_mode_set(tx, c->htm, c->algo);
     tuner.epoch_start_ns = now_ns(); /* after the switch, which may have waited */
-    atomic_store_explicit(&tuner.epoch_end, (now > tuner.epoch_start_ns ? now : tuner.epoch_start_ns) + length,
-                          memory_order_release);
+    int64_t start = now > tuner.epoch_start_ns ? now : tuner.epoch_start_ns;
+    tuner.warming = probe && switching;
+    if (tuner.warming) {
+        tuner.after_warmup_ns = length;
+        length = tm_thread_count() > tm_processors() ? WARMUP_CROWDED_NS : WARMUP_NS;
+    }
+    atomic_store_explicit(&tuner.epoch_end, start + length, memory_order_release);
 }
 
 static bool worth_probing(int i)
@@ -207,18 +221,25 @@ static void finish_round(struct tm_tx *tx, int64_t now)
     tuner.hold_floor = COLLAPSE_SHARE * top;
     tuner.probing = -1;
     tuner.round++;
-    enter(tx, best, now, tuner.hold_ns);
+    enter(tx, best, now, tuner.hold_ns, false);
 }
 
 static void start_round(struct tm_tx *tx, int64_t now)
 {
     tuner.backward = false;
     tuner.probing = next_probe(-1); /* there is one: the last winner never keeps losing */
-    enter(tx, tuner.probing, now, probe_ns());
+    enter(tx, tuner.probing, now, probe_ns(), true);
 }
 
 static void next_epoch(struct tm_tx *tx, int64_t now)
 {
+    if (tuner.warming) {
+        tuner.warming = false;
+        tuner.epoch_start_commits = total_commits();
+        tuner.epoch_start_ns = now;
+        atomic_store_explicit(&tuner.epoch_end, now + tuner.after_warmup_ns, memory_order_release);
+        return;
+    }
     unsigned commits = total_commits() - tuner.epoch_start_commits;
     int64_t elapsed = now - tuner.epoch_start_ns;
     if (commits < MIN_EPOCH_COMMITS && elapsed < MAX_EPOCH_NS) {
@@ -243,7 +264,7 @@ static void next_epoch(struct tm_tx *tx, int64_t now)
         return;
     }
     tuner.probing = next;
-    enter(tx, next, now, probe_ns());
+    enter(tx, next, now, probe_ns(), true);
 }
 
 /* While holding, a rate below the floor (the workload changed) ends the hold early; judged
@@ -272,7 +293,7 @@ static void go_alone(struct tm_tx *tx)
         tuner.candidate[i] = (struct candidate){ .htm = tuner.candidate[i].htm,
                                                  .algo = tuner.candidate[i].algo };
     tuner.hold_ns = MIN_HOLD_NS;
-    enter(tx, tuner.serial, now_ns(), 0);
+    enter(tx, tuner.serial, now_ns(), 0, false);
 }
 
 static void maybe_next_epoch(struct tm_tx *tx)
