@@ -265,6 +265,32 @@ static void test_corpus_replay(void **state)
     assert_true(rejected >= 8);
 }
 
+/* What other players' commands read of a player and what its own command writes every time
+ * lie on different cache lines (and so in different STM stripes), and no line holds two
+ * players (server.h): a write there made every shot and respawn conflict with the player's
+ * own move. */
+static size_t line_of(size_t offset)
+{
+    return offset / 64;
+}
+
+static void test_player_layout(void **state)
+{
+    (void)state;
+    const size_t own[] = {offsetof(sv_player, time), offsetof(sv_player, angles),
+                          offsetof(sv_player, random_state), offsetof(sv_player, oldbuttons),
+                          offsetof(sv_player, attack_finished), offsetof(sv_player, shells)};
+    const size_t read_by_others[] = {offsetof(sv_player, active), offsetof(sv_player, spectator),
+                                     offsetof(sv_player, dead), offsetof(sv_player, link),
+                                     offsetof(sv_player, origin), offsetof(sv_player, health),
+                                     offsetof(sv_player, armor)};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        for (size_t j = 0; j < sizeof read_by_others / sizeof read_by_others[0]; j++)
+            assert_true(line_of(own[i]) != line_of(read_by_others[j]));
+    assert_int_equal(sizeof(sv_player) % 64, 0);
+    assert_int_equal((uintptr_t)&sv.players[1] % 64, 0);
+}
+
 int main(int argc, char **argv)
 {
     corpus_dir = argc > 1 ? argv[1] : NULL;
@@ -277,6 +303,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_reliable_queue),
         cmocka_unit_test(test_cancel_rolls_back),
         cmocka_unit_test(test_corpus_replay),
+        cmocka_unit_test(test_player_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
