@@ -31,6 +31,7 @@ weight 8 per frame on a 32-player map, about 20 jobs of weight 4 on a custom map
 COLUMNS = [("cpu_ms_per_1000_commands", "CPU ms/1000 cmd", "{:.2f}"),
            ("all_busy_share", "all busy", "{:.0%}"),
            ("work_balance", "balance", "{:.0%}"),
+           ("start_skew_ms", "start skew ms", "{:.3f}"),
            ("jobs_per_frame", "jobs/frame", "{:.1f}"),
            ("weight_max", "weight max", "{:.1f}"),
            ("weight_mean", "weight mean", "{:.1f}"),
@@ -113,7 +114,8 @@ def table(points, rows):
     lines.append("CPU = the server process's CPU time per 1,000 commands it ran; all busy = the "
                  "share of the request phase during which every worker was busy; balance = the "
                  "shortest worker's request phase over the longest one's (the all-busy share had "
-                 "they all started together)")
+                 "they all started together); start skew = from the first worker's start of the "
+                 "request phase to the last one's, per frame")
     for m in sorted({k[0] for k in points}, key=lambda x: (x != LARGE_MAP, x)):
         lines.append("")
         lines.append(f"== {m}")
@@ -132,6 +134,10 @@ def table(points, rows):
     return "\n".join(lines) + "\n"
 
 
+def pct(value):
+    return f"{value:.0%}" if value is not None else "-"
+
+
 def goals(points):
     out = [f"Goals ({LARGE_MAP}, 2 threads):"]
     lpt = points.get((LARGE_MAP, 2, "lpt-none"))
@@ -146,14 +152,14 @@ def goals(points):
                f"({NAMES.get(best[1], best[1])}) {best[0]:.2f} ms: "
                f"{'met' if cpu <= best[0] else 'not met'} ({cpu / best[0]:.2f} x)")
     share = lpt["all_busy_share"]
-    out.append(f"  every worker busy {share:.0%} of the request phase (goal >= 55 %): "
-               f"{'met' if share >= 0.55 else 'not met'}; the static modes "
-               + ", ".join(f"{NAMES.get(k, k)} {v['all_busy_share']:.0%}"
-                           for k, v in sorted(static.items()) if v["all_busy_share"] is not None))
+    out.append(f"  every worker busy {pct(share)} of the request phase (goal >= 55 %): "
+               f"{'met' if share is not None and share >= 0.55 else 'not met'}; the static modes "
+               + ", ".join(f"{NAMES.get(k, k)} {pct(v['all_busy_share'])}"
+                           for k, v in sorted(static.items())))
     out.append(f"  work balance (as if every worker had started together): lpt "
-               f"{lpt['work_balance']:.0%}; the static modes "
-               + ", ".join(f"{NAMES.get(k, k)} {v['work_balance']:.0%}"
-                           for k, v in sorted(static.items()) if v["work_balance"] is not None))
+               f"{pct(lpt['work_balance'])}; the static modes "
+               + ", ".join(f"{NAMES.get(k, k)} {pct(v['work_balance'])}"
+                           for k, v in sorted(static.items())))
     return out
 
 
