@@ -11,7 +11,8 @@
  *
  * In a job, during RP:
  *   - movement commands run whole when everything they may touch lies in the box the job was
- *     built from: pmove, pickups, triggers, the axe, the kills it makes, lava, drowning;
+ *     built from: pmove, pickups, triggers, the axe, the kills it makes, lava, drowning, a
+ *     teleport (the job joined what lies around the teleporter's destination);
  *   - the areanode tree is not changed (every job reads it): a player that moves or dies is
  *     relinked in the serial phase; pmove meets the job's own players where they are now and
  *     other players where they stood when the frame began (sv_game_relink_later);
@@ -24,8 +25,8 @@
  *   - the rest of a client's packets from the first step that cannot run in its job: every
  *     string command (sign-on, chat, setinfo, kill: they read or write every client), a
  *     respawn (the spawn point is chosen looking at every player, and whoever stands there
- *     is telefragged), a teleporter in reach (it sends the player anywhere), a move bigger
- *     than the job's box allows.
+ *     is telefragged), a move bigger than the job's box allows (after a teleport, the rest of
+ *     the player's commands of the frame).
  * Serial rather than transactional: a transaction is isolated only from other transactions,
  * and the jobs run plain code, so work reaching into another job must wait until no job
  * runs. It is rare (qwsv-stats deferred_*) and short. */
