@@ -33,6 +33,17 @@ struct tm_tx;
     static void name##8(struct tm_tx *tx, void *a, uint64_t v) { name(tx, a, v, 8); }
 #define TM_SIZED(name) { name##1, name##2, name##4, name##8 }
 
+/* A plain load of an aligned value of 1, 2, 4 or 8 bytes (the read fast paths). */
+static inline uint64_t tm_load_aligned(const void *addr, size_t len)
+{
+    switch (len) {
+    case 8: return *(const uint64_t *)addr;
+    case 4: return *(const uint32_t *)addr;
+    case 2: return *(const uint16_t *)addr;
+    default: return *(const uint8_t *)addr;
+    }
+}
+
 /* Registry indexes, from algorithms.def. */
 enum tm_algo_id {
 #define TM_ALGORITHM(name, speculative) TM_ALGO_##name,

@@ -43,22 +43,12 @@ static inline struct norec_tx *tm_norec_state(struct tm_tx *tx)
 uint64_t tm_norec_load_slow(struct tm_tx *tx, const void *addr, size_t len)
     __attribute__((visibility("hidden"), noinline));
 
-static inline uint64_t tm_norec_load_sized(const void *addr, size_t len)
-{
-    switch (len) {
-    case 8: return *(const uint64_t *)addr;
-    case 4: return *(const uint32_t *)addr;
-    case 2: return *(const uint16_t *)addr;
-    default: return *(const uint8_t *)addr;
-    }
-}
-
 /* The hot path: an aligned value while no writer committed since the snapshot. */
 static inline uint64_t tm_norec_load(struct tm_tx *tx, const void *addr, size_t len)
 {
     struct norec_tx *s = tm_norec_state(tx);
     if (likely(((uintptr_t)addr & (len - 1)) == 0)) {
-        uint64_t value = tm_norec_load_sized(addr, len);
+        uint64_t value = tm_load_aligned(addr, len);
         if (s->writer)
             return value;
         atomic_thread_fence(memory_order_acquire);

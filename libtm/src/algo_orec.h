@@ -53,16 +53,6 @@ static inline void tm_orec_log_read(struct orec_tx *s, orec_t *o)
 uint64_t tm_orec_load_slow(struct tm_tx *tx, const void *addr, size_t len)
     __attribute__((visibility("hidden"), noinline));
 
-static inline uint64_t tm_orec_load_sized(const void *addr, size_t len)
-{
-    switch (len) {
-    case 8: return *(const uint64_t *)addr;
-    case 4: return *(const uint32_t *)addr;
-    case 2: return *(const uint16_t *)addr;
-    default: return *(const uint8_t *)addr;
-    }
-}
-
 /* The hot path: an aligned scalar whose orec is unlocked and not newer than the read limit
  * (one comparison: locked values are odd and larger than any version; a waiting thread set
  * the limit to 0). */
@@ -73,7 +63,7 @@ static inline uint64_t tm_orec_load(struct tm_tx *tx, const void *addr, size_t l
         orec_t *o = tm_orec_for(a);
         uint64_t v = atomic_load_explicit(o, memory_order_acquire);
         if (likely(v <= atomic_load_explicit(&tx->read_limit, memory_order_relaxed))) {
-            uint64_t value = tm_orec_load_sized(addr, len);
+            uint64_t value = tm_load_aligned(addr, len);
             atomic_thread_fence(memory_order_acquire);
             /* A privatizing commit that lowered the limit meanwhile may have changed the data
              * with plain stores, which the orec does not show (privatization.c). */
