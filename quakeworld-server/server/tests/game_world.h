@@ -1,5 +1,5 @@
-/* What the game tests share (test_game.c, test_teleport.c, test_movers.c): the server's
- * globals, a map loaded with two players in it, and the game code run the way the server
+/* What the game tests share (test_game.c, test_teleport.c, test_movers.c, test_events.c,
+ * test_jobs.c): the server's globals, a map loaded with two players in it, and the game code run the way the server
  * runs it, inside its critical section -- here as a transaction (-sync stm), so the tests
  * cover the instrumented paths and rollbacks. Included once per test program. */
 #ifndef SV_TEST_GAME_WORLD_H
@@ -64,6 +64,19 @@ static __attribute__((noinline, unused)) bool cs_spawn(int slot)
 }
 
 /* Puts a player at (x, y, z), standing still. */
+/* Whether a client's reliable queue holds this byte sequence. */
+static __attribute__((unused)) bool game_world_queued(int slot, const void *msg, size_t len)
+{
+    sv_reliable *q = &sv.clients[slot].reliable;
+    for (int b = 0; b < q->count; b++) {
+        const sv_reliable_block *blk = &q->blocks[(q->first + b) % SV_RELIABLE_BLOCKS];
+        for (size_t i = 0; i + len <= blk->len; i++)
+            if (!memcmp(blk->data + i, msg, len))
+                return true;
+    }
+    return false;
+}
+
 static __attribute__((unused)) void place_at(int slot, float x, float y, float z)
 {
     sv_player *p = &sv.players[slot];

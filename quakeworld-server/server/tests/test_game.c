@@ -43,19 +43,6 @@ static void command(int slot, float yaw, int buttons)
     timed_command(slot, yaw, buttons, 0);
 }
 
-/* Whether a client's reliable queue holds this byte sequence. */
-static bool queued(int slot, const uint8_t *msg, size_t len)
-{
-    sv_reliable *q = &sv.clients[slot].reliable;
-    for (int b = 0; b < q->count; b++) {
-        const sv_reliable_block *blk = &q->blocks[(q->first + b) % SV_RELIABLE_BLOCKS];
-        for (size_t i = 0; i + len <= blk->len; i++)
-            if (!memcmp(blk->data + i, msg, len))
-                return true;
-    }
-    return false;
-}
-
 static int setup(void **state)
 {
     (void)state;
@@ -110,8 +97,8 @@ static void test_kill_frags_and_respawn(void **state)
     assert_true(sv.players[1].dead);
     assert_int_equal(sv.players[0].frags, before + 1);
     uint8_t frags_msg[4] = {svc_updatefrags, 0, (uint8_t)(before + 1), 0};
-    assert_true(queued(0, frags_msg, 4));
-    assert_true(queued(1, frags_msg, 4));
+    assert_true(game_world_queued(0, frags_msg, 4));
+    assert_true(game_world_queued(1, frags_msg, 4));
     /* a dead player cannot be hurt again, and does not respawn before a second passed */
     assert_true(cs_damage(1, 0, 50, DMG_SHOTGUN));
     assert_int_equal(sv.players[0].frags, before + 1);
@@ -278,7 +265,7 @@ static void test_lava_slime_and_drowning(void **state)
     double t = seconds_until_dead(1, 3);
     assert_true(sv.players[1].dead);
     assert_true(t <= 1.5);
-    assert_true(queued(0, burned, sizeof burned - 1));
+    assert_true(game_world_queued(0, burned, sizeof burned - 1));
     assert_int_equal(sv.players[1].frags, frags - 1);
 
     /* slime: 8 per second at level 2, so 100 health lasts 12-13 s */
@@ -286,7 +273,7 @@ static void test_lava_slime_and_drowning(void **state)
     t = seconds_until_dead(1, 20);
     assert_true(sv.players[1].dead);
     assert_true(t > 11.0 && t < 14.0);
-    assert_true(queued(0, slimed, sizeof slimed - 1));
+    assert_true(game_world_queued(0, slimed, sizeof slimed - 1));
 
     /* water over the head: 12 s of air, then 4, 6, 8, ... per second */
     fresh_player_at(1, -390, 420);
@@ -297,7 +284,7 @@ static void test_lava_slime_and_drowning(void **state)
     assert_int_equal(sv.players[1].health, 100); /* 11.6 s: still breathing */
     t = seconds_until_dead(1, 30);
     assert_true(sv.players[1].dead);
-    assert_true(queued(0, drowned, sizeof drowned - 1));
+    assert_true(game_world_queued(0, drowned, sizeof drowned - 1));
 
     /* dry land again: no harm */
     fresh_player_at(1, 0, -200);

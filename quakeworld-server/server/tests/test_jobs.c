@@ -211,19 +211,6 @@ static void run_rp(void)
     sv_sched_run_rp(0);
 }
 
-/* Whether a client's reliable queue holds this byte sequence. */
-static bool queued(int slot, const void *msg, size_t len)
-{
-    sv_reliable *q = &sv.clients[slot].reliable;
-    for (int b = 0; b < q->count; b++) {
-        const sv_reliable_block *blk = &q->blocks[(q->first + b) % SV_RELIABLE_BLOCKS];
-        for (size_t i = 0; i + len <= blk->len; i++)
-            if (!memcmp(blk->data + i, msg, len))
-                return true;
-    }
-    return false;
-}
-
 static void test_move_relinks_in_serial_phase(void **state)
 {
     (void)state;
@@ -292,11 +279,11 @@ static void test_string_command_waits_for_serial_phase(void **state)
     assert_int_equal(cl->inbox_count, 1);
     assert_true(sv.players[0].origin[0] == 0); /* the move comes after the chat */
     const char chat[] = "player0: hello jobs";
-    assert_false(queued(1, chat, sizeof chat - 1));
+    assert_false(game_world_queued(1, chat, sizeof chat - 1));
     sv_sched_serial_phase();
     assert_false(cl->resume.pending);
     assert_int_equal(cl->inbox_count, 0);
-    assert_true(queued(1, chat, sizeof chat - 1));
+    assert_true(game_world_queued(1, chat, sizeof chat - 1));
     assert_true(sv.players[0].origin[0] > 0);
 }
 
@@ -316,9 +303,9 @@ static void test_kill_broadcast_waits_in_outbox(void **state)
     /* still solid in the tree until the serial phase */
     assert_int_equal(sv.players[1].link.solid, QW_SOLID_SLIDEBOX);
     uint8_t frags_msg[4] = {svc_updatefrags, 0, (uint8_t)(frags + 1), 0};
-    assert_false(queued(2, frags_msg, sizeof frags_msg));
+    assert_false(game_world_queued(2, frags_msg, sizeof frags_msg));
     sv_reliable_deliver_outboxes(&sv.clients[2]); /* what S does for each client */
-    assert_true(queued(2, frags_msg, sizeof frags_msg));
+    assert_true(game_world_queued(2, frags_msg, sizeof frags_msg));
     sv_sched_serial_phase();
     assert_int_equal(sv.players[1].link.solid, QW_SOLID_NOT);
 }
