@@ -1,7 +1,8 @@
 /* What the game tests share (test_game.c, test_teleport.c, test_movers.c, test_events.c,
- * test_jobs.c): the server's globals, a map loaded with two players in it, and the game code run the way the server
- * runs it, inside its critical section -- here as a transaction (-sync stm), so the tests
- * cover the instrumented paths and rollbacks. Included once per test program. */
+ * test_jobs.c): the server's globals, a map loaded with two players in it, and the game code
+ * run the way the server runs it, inside its critical section -- here as a transaction
+ * (-sync stm), so the tests cover the instrumented paths and rollbacks. Included once per test
+ * program. */
 #ifndef SV_TEST_GAME_WORLD_H
 #define SV_TEST_GAME_WORLD_H
 
