@@ -17,7 +17,8 @@
 static const float player_mins[3] = {-16, -16, -24};
 static const float player_maxs[3] = {16, 16, 32};
 #define VIEW_HEIGHT 22.0f
-/* What pmove collides with: everything within this range of the player (QuakeWorld's). */
+/* What pmove collides with: everything within this range of the player (QuakeWorld's), or
+ * nearer (physents_range). */
 #define PMOVE_RANGE 256.0f
 /* Quake's sv_maxvelocity, per axis: also bounds how far one command can move a player. */
 #define MAX_VELOCITY 2000.0f
@@ -241,6 +242,19 @@ static void update_vec(float *dst, const float *src)
             dst[i] = src[i];
 }
 
+/* How far around the player pmove must look: as far as this command can carry its box (at
+ * its speed plus what one command adds, a stair step up, the box's own size), never further
+ * than QuakeWorld's PMOVE_RANGE. Nothing further away can touch this move, and each object
+ * looked at is one more that other commands' moves conflict with. */
+static float physents_range(const qw_pmove *pm)
+{
+    float speed = 0;
+    for (int i = 0; i < 3; i++)
+        speed = fmaxf(speed, fabsf(pm->velocity[i]));
+    float reach = (speed + VELOCITY_GAIN) * pm->cmd.msec / 1000.0f + QW_PM_STEPSIZE + 32.0f + 2.0f;
+    return fminf(reach, PMOVE_RANGE);
+}
+
 /* pmove for one command: the shared state goes into a local qw_pmove, the pure movement code
  * runs on it, and the result is copied back (its relink comes last, in sv_game_run_command). */
 static void move_player(sv_player *p, const qw_usercmd *cmd)
@@ -249,7 +263,7 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
     pmove_input(&pm, p, cmd, QW_PM_NORMAL);
     /* everything solid within reach of this move, from the areanode tree: the other living
      * players as boxes, brush entities as their submodels */
-    qw_pmove_add_area_physents(&pm, &sv.area, &p->link, PMOVE_RANGE);
+    qw_pmove_add_area_physents(&pm, &sv.area, &p->link, physents_range(&pm));
     if (sv_sched_in_job())
         meet_job_players_where_they_are(&pm);
     /* transaction_pure: pm is this transaction's local (its shared inputs were copied in

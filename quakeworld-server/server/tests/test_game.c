@@ -164,6 +164,38 @@ static void test_nested_sections(void **state)
     *q = saved;
 }
 
+/* A player running at another one stops at its box, however fast and long the command:
+ * pmove looks only as far as the command can carry the player, and that must be far enough. */
+static void run_at(float speed, int msec)
+{
+    sv.players[0].velocity[0] = speed;
+    qw_usercmd cmd = {.msec = (uint8_t)msec, .angles = {0, 0, 0}, .forwardmove = 400};
+    assert_true(cs_run_command(0, &cmd));
+}
+
+static void test_players_block_moves(void **state)
+{
+    (void)state;
+    const struct { float speed; int msec; } runs[] = {
+        {320, 13}, {320, 100}, {1500, 60}, {2000, 120}, {1000, 255}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        /* how far the command goes when nobody is in the way */
+        place(1, 300, 300);
+        place(0, -300, 0);
+        run_at(runs[r].speed, runs[r].msec);
+        float free_run = sv.players[0].origin[0] + 300;
+        assert_true(free_run > 2);
+        /* player 1 stands half way */
+        place(0, -300, 0);
+        place(1, -300 + 32 + free_run / 2, 0);
+        run_at(runs[r].speed, runs[r].msec);
+        float front = sv.players[0].origin[0] + 16, back = sv.players[1].origin[0] - 16;
+        assert_true(front <= back + 0.1f);
+        assert_true(front >= back - 1.0f);
+    }
+    sv.players[0].velocity[0] = 0;
+}
+
 static void test_rocket_explodes_in_u(void **state)
 {
     (void)state;
@@ -344,6 +376,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_refire_on_player_clock),
         cmocka_unit_test(test_kill_frags_and_respawn),
         cmocka_unit_test(test_nested_sections),
+        cmocka_unit_test(test_players_block_moves),
         cmocka_unit_test(test_rocket_explodes_in_u),
         cmocka_unit_test(test_item_pickup_and_respawn),
         cmocka_unit_test(test_lava_slime_and_drowning),
