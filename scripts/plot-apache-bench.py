@@ -61,6 +61,11 @@ class Point:
         self.failed = sum(int(number(r.get("failed")) or 0) for r in rows)
         self.cpu = [number(r.get("httpd_cpu_us_per_request")) for r in rows
                     if number(r.get("httpd_cpu_us_per_request"))]
+        self.siege_cpu = [number(r.get("siege_cpu_us_per_request")) for r in rows
+                          if number(r.get("siege_cpu_us_per_request"))]
+        self.tm_files = [number(r.get("tm_files")) for r in rows if number(r.get("tm_files"))]
+        # requests/s by repeat: ratios pair the runs of one round (modes interleaved)
+        self.by_repeat = {r["repeat"]: number(r["rate_rps"]) for r in rows if number(r["rate_rps"])}
 
     def median(self, values=None):
         values = self.rates if values is None else values
@@ -84,14 +89,82 @@ def load(path):
     return [n.lstrip("# ").rstrip() for n in header_notes], rows, {k: Point(v) for k, v in points.items()}
 
 
+def paired_ratios(a, b):
+    """Ratios a/b of requests/s, one per repeat that both points have: the runs of one
+    repeat ran back to back (modes interleaved), so a drift of the shared machine hits both."""
+    if not a or not b:
+        return []
+    return [a.by_repeat[r] / b.by_repeat[r] for r in sorted(a.by_repeat) if r in b.by_repeat]
+
+
+def ratio_summary(a, b):
+    """(median, lowest, highest) of the paired ratios, or None."""
+    ratios = paired_ratios(a, b)
+    if not ratios:
+        return None
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+
 def ratio_text(a, b):
-    """Median ratio a/b with the range over the repeats: 1.03 [0.95-1.10]."""
-    if not a or not b or not a.rates or not b.rates:
-        return "-", None, None
-    median = a.median() / b.median()
-    low = min(a.rates) / max(b.rates)
-    high = max(a.rates) / min(b.rates)
-    return f"{median:.2f} [{low:.2f}-{high:.2f}]", median, high
+    """Median of the paired ratios with their range: 1.03 [0.95-1.10]."""
+    summary = ratio_summary(a, b)
+    if not summary:
+        return "-", None
+    median, low, high = summary
+    return f"{median:.2f} [{low:.2f}-{high:.2f}]", summary
+
+
+def judge(summaries, goal):
+    """The goal over points [(clients, (median, low, high))]: met where the median reaches
+    it, within the spread where only the best repeat does."""
+    met = [c for c, (median, _, _) in summaries if median >= goal]
+    spread = [c for c, (median, _, high) in summaries if median < goal <= high]
+    missed = [c for c, (_, _, high) in summaries if high < goal]
+    parts = [f"median >= {goal:g} at {len(met)} of {len(summaries)} points"]
+    if met and len(met) < len(summaries):
+        parts[0] += f" ({', '.join(map(str, met))} clients)"
+    if spread:
+        parts.append(f"within the spread (best repeat >= {goal:g}) at {', '.join(map(str, spread))} clients")
+    if missed:
+        parts.append(f"not met (every repeat below) at {', '.join(map(str, missed))} clients")
+    return "; ".join(parts)
+
+
+def rtm_absent(notes):
+    return any("RTM absent" in n for n in notes)
+
+
+def label_modes(notes):
+    """Without RTM, libtm's tm mode is its software path: the labels say so."""
+    if rtm_absent(notes):
+        MODE_LABEL["mem-tm"] = "mem, tm (libtm, software: no RTM)"
+
+
+def cpu_table(out, s, points, modes, clients_list):
+    """CPU time per request of httpd and of siege, the two that share the machine."""
+    def has(m, field):
+        return any(points.get((s, m, c)) and getattr(points[(s, m, c)], field) for c in clients_list)
+    httpd_modes = [m for m in modes if has(m, "cpu")]
+    siege_modes = [m for m in modes if has(m, "siege_cpu")]
+    if not httpd_modes:
+        return
+    out.append("CPU time per request, microseconds (median): httpd's processes (not the CGI)"
+               + (" | siege" if siege_modes else ""))
+    out.append(f"{'clients':>7} " + " ".join(f"{MODE_SHORT[m]:>8}" for m in httpd_modes)
+               + ("  |" + " ".join(f"{MODE_SHORT[m]:>8}" for m in siege_modes) if siege_modes else ""))
+    for c in clients_list:
+        cells = []
+        for m in httpd_modes:
+            p = points.get((s, m, c))
+            cells.append(f"{p.median(p.cpu):8.0f}" if p and p.cpu else f"{'-':>8}")
+        line = f"{c:>7} " + " ".join(cells)
+        if siege_modes:
+            cells = []
+            for m in siege_modes:
+                p = points.get((s, m, c))
+                cells.append(f"{p.median(p.siege_cpu):8.0f}" if p and p.siege_cpu else f"{'-':>8}")
+            line += "  |" + " ".join(cells)
+        out.append(line)
 
 
 def write_table(path, notes, command, points, exponents, modes, clients_list):
@@ -99,16 +172,19 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
     out.append("Apache cache study (man2html through httpd 2.4, Zipf URL lists, siege)")
     out.append(f"command: {command}" if command else "")
     out.extend(notes)
+    if rtm_absent(notes):
+        out.append("no RTM on this CPU: tm is libtm's software path (LIBTM_HTM=0 would change "
+                   "nothing, so there is no separate tm-sw mode)")
     runs = sorted({len(p.rates) for p in points.values()})
     if runs and runs[0] != runs[-1]:
         out.append(f"runs per point: {runs[0]}-{runs[-1]} (the run was cut short: the later repeats "
                    "cover only some points)")
-    out.append("requests/s: median of the repeats (min-max); ratios: median ratio [lowest-highest "
-               "over the repeats]; hit = hit ratio of the memory cache (lock); aborts/tx = libtm "
-               "aborts per committed transaction")
+    out.append("requests/s: median of the repeats (min-max); ratios a/b: median of the per-repeat "
+               "ratios (the modes of a repeat ran back to back) [lowest-highest]; hit = hit ratio "
+               "of the memory cache (lock); aborts/tx = libtm aborts per committed transaction")
     out.append("")
     best_mem = [m for m in ("mem-lock", "mem-tm") if m in modes]
-    goals_tm, goals_disk = [], []
+    goals_tm, goals_disk = {}, {}
     for s in exponents:
         out.append(f"== Zipf s = {s}")
         head = f"{'clients':>7} " + " ".join(f"{MODE_SHORT[m]:>20}" for m in modes)
@@ -135,13 +211,13 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
                     line += f" {p.median():8.0f} ({lo:.0f}-{hi:.0f})".rjust(21)
                 else:
                     line += f"{'-':>21}"
-            for _, a, b in ratio_cols:
-                text, median, high = ratio_text(points.get((s, a, c)), points.get((s, b, c)))
+            for name, a, b in ratio_cols:
+                text, summary = ratio_text(points.get((s, a, c)), points.get((s, b, c)))
                 line += f" {text:>18}"
-                if float(s) == 2 and a == "mem-tm" and b == "mem-lock" and c >= 4 and median is not None:
-                    goals_tm.append((c, median, high))
-                if float(s) == 2 and b == "disk" and median is not None:
-                    goals_disk.append((c, MODE_SHORT[a], median))
+                if float(s) == 2 and summary and name == "tm/lock" and c >= 4:
+                    goals_tm.setdefault(name, []).append((c, summary))
+                if float(s) == 2 and summary and b == "disk":
+                    goals_disk.setdefault(name, []).append((c, summary))
             if "mem-lock" in modes:
                 p = points.get((s, "mem-lock", c))
                 line += f" {p.median(p.hits):11.3f}" if p and p.hits else f" {'-':>11}"
@@ -150,35 +226,17 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
                     p = points.get((s, m, c))
                     line += f" {p.median(p.aborts_per_tx):11.4f}" if p and p.aborts_per_tx else f" {'-':>11}"
             out.append(line)
-        cpu_modes = [m for m in modes if any(points.get((s, m, c)) and points[(s, m, c)].cpu
-                                             for c in clients_list)]
-        if cpu_modes:
-            out.append("httpd CPU per request, microseconds (median; httpd's processes, not the CGI):")
-            out.append(f"{'clients':>7} " + " ".join(f"{MODE_SHORT[m]:>8}" for m in cpu_modes))
-            for c in clients_list:
-                cells = []
-                for m in cpu_modes:
-                    p = points.get((s, m, c))
-                    cells.append(f"{p.median(p.cpu):8.0f}" if p and p.cpu else f"{'-':>8}")
-                out.append(f"{c:>7} " + " ".join(cells))
+        cpu_table(out, s, points, modes, clients_list)
         out.append("")
     if goals_tm or goals_disk:
-        out.append("== Goals at s = 2")
-    def verdict(met, total):
-        missed = [c for c in total if c not in met]
-        return (f"met at all {len(total)} points" if not missed else
-                f"met at {len(met)} of {len(total)} points, not at {', '.join(map(str, missed))} clients")
-    if goals_tm:
-        met = [c for c, median, high in goals_tm if median >= 1.0 or high >= 1.0]
-        out.append("mem/tm >= 1.0 x mem/lock from 4 clients (median, or the best repeat of tm "
-                   f"against the worst of lock): {verdict(met, [c for c, _, _ in goals_tm])}; median ratios "
-                   + ", ".join(f"{c}: {median:.3f}" for c, median, _ in goals_tm))
-    if goals_disk:
-        for kind in sorted({k for _, k, _ in goals_disk}):
-            values = [(c, r) for c, k, r in goals_disk if k == kind]
-            met = [c for c, r in values if r >= 1.3]
-            out.append(f"mem/{kind} >= 1.3 x disk (medians): {verdict(met, [c for c, _ in values])}; "
-                       "median ratios " + ", ".join(f"{c}: {r:.3f}" for c, r in values))
+        out.append("== Goals at s = 2 (on the per-repeat ratios: median, and the best repeat for "
+                   "'within the spread')")
+    for name, values in goals_tm.items():
+        out.append(f"mem/tm >= 1.0 x mem/lock from 4 clients: {judge(values, 1.0)}; {name} "
+                   + ", ".join(f"{c}: {m:.3f} [{lo:.3f}-{hi:.3f}]" for c, (m, lo, hi) in values))
+    for name, values in goals_disk.items():
+        out.append(f"mem >= 1.3 x disk ({name}): {judge(values, 1.3)}; "
+                   + ", ".join(f"{c}: {m:.3f} [{lo:.3f}-{hi:.3f}]" for c, (m, lo, hi) in values))
     failed = sum(p.failed for p in points.values())
     out.append(f"failed requests over all runs: {failed}")
     with open(path, "w") as f:
@@ -211,38 +269,47 @@ def draw_series(ax, xs, points, values_of, mode, index=0, count=1, label=None, *
                 elinewidth=1, color=color, label=label or MODE_LABEL[mode], **style)
 
 
-def ratio_values(a, b):
-    """Median ratio a/b and its range over the repeats (lowest a / highest b .. highest / lowest)."""
-    if not a or not b or not a.rates or not b.rates:
-        return []
-    return [min(a.rates) / max(b.rates), a.median() / b.median(), max(a.rates) / min(b.rates)]
-
-
 def draw_ratio(ax, xs, s, points, top, bottom, index, count, **style):
+    """Median of the per-repeat ratios top/bottom with a bar over their range, the median's
+    value written beside it."""
     used, medians, below, above = [], [], [], []
     for x in xs:
-        values = ratio_values(points.get((s, top, x)), points.get((s, bottom, x)))
-        if values:
-            low, median, high = values
+        summary = ratio_summary(points.get((s, top, x)), points.get((s, bottom, x)))
+        if summary:
+            median, low, high = summary
             used.append(dodge(x, index, count))
             medians.append(median)
             below.append(median - low)
             above.append(high - median)
-    if used:
-        ax.errorbar(used, medians, yerr=[below, above], marker="o", markersize=4, capsize=2.5,
-                    elinewidth=1, label=f"{MODE_LABEL[top]} / {MODE_LABEL[bottom]}", **style)
+    if not used:
+        return None
+    ax.errorbar(used, medians, yerr=[below, above], marker="o", markersize=4, capsize=2.5,
+                elinewidth=1, label=f"{MODE_LABEL[top]} / {MODE_LABEL[bottom]}", **style)
+    for x, median in zip(used, medians):
+        # Beside the point, away from the other series (dodge puts index 0 to the left).
+        left = index < (count - 1) / 2
+        ax.annotate(f"{median:.2f}", (x, median), textcoords="offset points",
+                    xytext=(-5 if left else 5, 0), ha="right" if left else "left", va="center",
+                    fontsize=7, color=style.get("color"),
+                    bbox=dict(boxstyle="square,pad=0.1", facecolor="white", edgecolor="none", alpha=0.8))
+    return min(m - b for m, b in zip(medians, below))
 
 
 def ratio_panel(ax, clients_list, s, points, tops, bottom, goal, title):
     """Ratios top/bottom of requests/s per point for each mode in tops, with the goal line."""
-    for i, m in enumerate(tops):
-        draw_ratio(ax, clients_list, s, points, m, bottom, i, len(tops), color=MODE_COLOR[m])
-    if tops:
-        ax.axhline(goal, color="black", linewidth=1, linestyle=":")
-        ax.legend(fontsize=8, loc="best")
+    lows = [draw_ratio(ax, clients_list, s, points, m, bottom, i, len(tops), color=MODE_COLOR[m])
+            for i, m in enumerate(tops)]
+    lows = [low for low in lows if low is not None]
     style_axes(ax, clients_list, "ratio of requests/s")
     ax.set_title(title)
-    ax.set_ylim(bottom=0)
+    if lows:
+        # Not from 0: what matters is where the points lie against the goal line.
+        floor = max(0.0, min(min(lows), goal * 0.7) - 0.1)
+        top = max(ax.get_ylim()[1], goal * 1.2) + 0.05
+        ax.axhline(goal, color="green", linewidth=1.2, linestyle="--", label=f"goal: {goal:g}")
+        ax.axhspan(goal, top, color="green", alpha=0.07)
+        ax.set_ylim(floor, top)
+        ax.legend(fontsize=8, loc="best", framealpha=0.9)
 
 
 def style_axes(ax, clients_list, ylabel, log_y=False):
@@ -285,7 +352,8 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
         style_axes(rate_ax, clients_list, "requests/s")
         rate_ax.set_ylim(bottom=0)
         rate_ax.set_title("throughput (median of the repeats, bar: min-max)")
-        rate_ax.legend(fontsize=8, loc="best")
+        # Above the no-cache curve, in the room below the cached ones.
+        rate_ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1, 0.1))
         style_axes(time_ax, clients_list, "ms (clients / throughput)", log_y=True)
         time_ax.set_title("mean response time (log scale; lower is better)")
         # The two questions of the study, as ratios with their goal lines.
@@ -294,13 +362,17 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
         ratio_panel(disk_ax, clients_list, s, points, mem_modes if "disk" in modes else [],
                     "disk", 1.3, "memory cache vs disk cache (goal at s = 2: >= 1.3)")
         fig.suptitle(f"man2html through httpd 2.4, Zipf s = {s}: cache modes against concurrent clients\n"
-                     "(ratio bars: lowest-highest over the repeats; dotted: the goal)")
+                     "(ratios: median of the per-repeat ratios, bar: their range; green: the goal)")
         save(plt, fig, footer, 0.94, os.path.join(outdir, f"{name}-s{s}.png"))
 
     if not tm_modes:
         print("plot-apache-bench: no tm mode in the CSV; single-process figure skipped")
         return
     fig, axes = plt.subplots(3, len(exponents), figsize=(max(4.6 * len(exponents), 9), 10), squeeze=False)
+    # Aborts and serial shares on one scale per row, so the exponents compare at a glance.
+    for row in (1, 2):
+        for ax in axes[row][1:]:
+            ax.sharey(axes[row][0])
     shown = [m for m in ["mem-lock"] + tm_modes if m in modes]
     for column, s in enumerate(exponents):
         top, middle, bottom = axes[0][column], axes[1][column], axes[2][column]
@@ -310,19 +382,24 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
                         linestyle="--" if m == "mem-lock" else "-")
         for i, m in enumerate(tm_modes):
             ps = [points.get((s, m, c)) for c in clients_list]
-            draw_series(middle, clients_list, ps, lambda p: p.aborts_per_tx, m, i, len(tm_modes))
+            draw_series(middle, clients_list, ps, lambda p: [1000 * a for a in p.aborts_per_tx], m, i,
+                        len(tm_modes))
             draw_series(bottom, clients_list, ps, lambda p: p.serial_share, m, i, len(tm_modes))
         top.set_title(f"Zipf s = {s}")
-        style_axes(top, clients_list, "requests/s")
+        first = column == 0
+        style_axes(top, clients_list, "requests/s" if first else "")
         top.set_ylim(bottom=0)
-        style_axes(middle, clients_list, "aborts per committed transaction")
+        style_axes(middle, clients_list, "aborts per 1,000 committed\ntransactions" if first else "")
         middle.set_ylim(bottom=0)
-        style_axes(bottom, clients_list, "share of transactions run serially")
+        style_axes(bottom, clients_list, "share of transactions\nlibtm ran serially" if first else "")
         bottom.set_ylim(0, 1.05)
     axes[0][0].legend(fontsize=8, loc="upper left")
+    files = sorted({int(f) for p in points.values() for f in p.tm_files})
+    merged = ("" if not files else
+              f"{files[0]} files per run" if len(files) == 1 else f"{files[0]}-{files[-1]} files per run")
     fig.suptitle("httpd with one child (64 threads) and MCacheSync tm: throughput, aborts and serial runs\n"
-                 "from libtm's per-process statistics (median, bar: min-max of the repeats; lock dashed "
-                 "for reference)")
+                 f"from libtm's per-process statistics (LIBTM_STATS=...-%p.json: {merged + ', ' if merged else ''}"
+                 "one per process, merged with libtm-stats); median, bar: min-max of the repeats; lock dashed")
     save(plt, fig, footer, 0.94, os.path.join(outdir, f"{name}-single-process.png"))
 
 
@@ -352,6 +429,7 @@ def main():
     outdir = args.outdir or os.path.dirname(os.path.abspath(args.csv))
     os.makedirs(outdir, exist_ok=True)
     name = os.path.splitext(os.path.basename(args.csv))[0]
+    label_modes(notes)
     exponents = sorted({r["s"] for r in rows}, key=float)
     modes = [m for m in MODE_ORDER if any(r["mode"] == m for r in rows)]
     clients_list = sorted({int(r["clients"]) for r in rows})
