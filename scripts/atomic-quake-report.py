@@ -217,14 +217,13 @@ class Report:
                              PAPER_ABORT_PCT.get(t, "-") if mode == "stm" else "",
                              r["irrevocable"], r["serial"], r["htm_commits"]])
         self.table(head, rows)
-        self.p("abort %: software and hardware aborts over all attempts. irrevocable: what "
-               "libtm ran alone and\nuninstrumented -- its adaptive policy choosing serial runs "
-               "(one thread, threads outnumbering cores,\nhigh abort rates), hardware "
-               "transactions falling back, and transactions restarted too often;\nnone is asked "
-               "for by the server's code, whose atomic blocks call transaction-safe code only\n"
-               "(GCC refuses anything else). LIBTM_ALGO=orec or norec runs that STM of libtm "
-               "alone: its\nirrevocable ones are progress fallbacks only. serial runs include "
-               "the irrevocable ones.")
+        self.p("abort %: software and hardware aborts over all attempts. irrevocable: what the "
+               "code made\nirrevocable (an unsafe call, a change of mode): the server's atomic "
+               "blocks call transaction-safe\ncode only (GCC refuses anything else). serial runs: "
+               "what libtm ran alone -- its adaptive\npolicy choosing serial runs (one thread, "
+               "threads outnumbering cores, high abort rates),\nhardware transactions falling "
+               "back, transactions restarted too often -- and the irrevocable\nones. "
+               "LIBTM_ALGO=orec or norec runs that STM of libtm alone.")
         self.p()
 
     def blocks_of(self, mapkey, mode, threads):
