@@ -1,7 +1,8 @@
 /* CMocka test of the global state buffer's multicast (argv[1] = basedir, argv[2] = a map
  * with visibility data, such as e1m2): a sound reaches a client only where its origin's PHS
  * holds the client's leaf, a gunshot only where its PVS does, and a client that skipped
- * frames still gets the events of the frames it missed. */
+ * frames still gets the events of the frames it missed. The events are written inside
+ * transactions, as in the server (--tm: also on libtm's software path). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,19 @@ static size_t received_at(const float at[3])
     return out.cursize;
 }
 
+/* The events are written as the server writes them in RP: inside a move command's critical
+ * section (a transaction: game_world_load runs -sync stm). Out of line: a transaction begins
+ * like setjmp. */
+static __attribute__((noinline)) void cs_sound(const float at[3])
+{
+    CRITICAL_SECTION(CS_MOVE_COMMAND, sv_event_sound(1, 0, sv.sound_pain, at););
+}
+
+static __attribute__((noinline)) void cs_temp_entity(int type, const float at[3])
+{
+    CRITICAL_SECTION(CS_MOVE_COMMAND, sv_event_temp_entity(type, at););
+}
+
 static bool in_row(const uint8_t *row, const float at[3])
 {
     int leaf = qw_bsp_leaf_for_point(sv.bsp, at);
@@ -43,7 +57,7 @@ static void test_sounds_follow_the_phs(void **state)
             const float *to = sv.spawnpoints[b].origin;
             sv.framenum++;
             sv_events_begin_frame();
-            sv_event_sound(1, 0, sv.sound_pain, from);
+            cs_sound(from);
             bool hears = in_row(qw_phs_row(sv.pvs, leaf), to);
             assert_int_equal(received_at(to) > 0, hears);
             pairs_heard += hears;
@@ -51,7 +65,7 @@ static void test_sounds_follow_the_phs(void **state)
 
             sv.framenum++;
             sv_events_begin_frame();
-            sv_event_temp_entity(TE_GUNSHOT, from);
+            cs_temp_entity(TE_GUNSHOT, from);
             bool sees = in_row(qw_pvs_row(sv.pvs, leaf), to);
             assert_int_equal(received_at(to) > 0, sees);
             pairs_unseen += !sees;
@@ -74,7 +88,7 @@ static void test_missed_frames_are_sent(void **state)
     for (int f = 0; f < 3; f++) {
         sv.framenum++;
         sv_events_begin_frame();
-        sv_event_sound(1, 0, sv.sound_pain, at);
+        cs_sound(at);
     }
     uint8_t data[QW_MAX_MSGLEN];
     qw_sizebuf out;

@@ -65,7 +65,7 @@ check-run: $(QWSV) $(QWCLIENT) $(UNITS) $(ADMINTEST) $(GAMETEST) $(TELETEST) $(E
 	@$(TEST_CASE) qwsv-game --timeout 30 --tm -- env $(TEST_ENV) tests/test-game.sh $(GAMETEST)
 	@$(TEST_CASE) qwsv-teleport --timeout 30 --tm -- env $(TEST_ENV) tests/test-teleport.sh $(TELETEST)
 	@$(TEST_CASE) qwsv-movers --timeout 30 --tm -- env $(TEST_ENV) tests/test-movers.sh $(MOVERTEST)
-	@$(TEST_CASE) qwsv-events --timeout 30 -- env $(TEST_ENV) tests/test-events.sh $(EVENTTEST)
+	@$(TEST_CASE) qwsv-events --timeout 30 --tm -- env $(TEST_ENV) tests/test-events.sh $(EVENTTEST)
 	@$(TEST_CASE) qwsv-sched-units --timeout 30 -- $(SCHEDUNITS)
 	@$(TEST_CASE) qwsv-jobs --timeout 30 -- env $(TEST_ENV) tests/test-jobs.sh $(JOBTEST)
 	@$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) tests/test-help.sh
