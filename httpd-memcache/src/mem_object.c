@@ -28,13 +28,13 @@ mem_object_t *mem_object_create(const char *key, size_t capacity, const mem_sync
 void mem_object_destroy(void *opaque)
 {
     mem_object_t *object = opaque;
-    mem_headers_t *headers = object->retired_headers;
-    while (headers) {
-        mem_headers_t *next = headers->retired_next;
-        free(headers);
-        headers = next;
+    mem_head_t *head = object->retired_heads;
+    while (head) {
+        mem_head_t *next = head->retired_next;
+        free(head);
+        head = next;
     }
-    free(object->headers);
+    free(object->head);
     free(object->body);
     free((char *)object->key.text);
     free(object);
@@ -82,19 +82,21 @@ static char *copy_table(const apr_table_t *table, char *out)
     return out;
 }
 
-mem_headers_t *mem_headers_build(const apr_table_t *request_headers, const apr_table_t *response_headers)
+mem_head_t *mem_head_build(const cache_info *info, const apr_table_t *request_headers,
+                           const apr_table_t *response_headers)
 {
     size_t request_count, response_count;
     size_t bytes = table_bytes(request_headers, &request_count) +
                    table_bytes(response_headers, &response_count);
-    mem_headers_t *headers = malloc(sizeof(*headers) + bytes);
-    if (!headers)
+    mem_head_t *head = malloc(sizeof(*head) + bytes);
+    if (!head)
         return NULL;
-    headers->retired_next = NULL;
-    headers->request_count = request_count;
-    headers->response_count = response_count;
-    copy_table(response_headers, copy_table(request_headers, headers->data));
-    return headers;
+    head->retired_next = NULL;
+    head->info = *info;
+    head->request_count = request_count;
+    head->response_count = response_count;
+    copy_table(response_headers, copy_table(request_headers, head->data));
+    return head;
 }
 
 static const char *unpack_table(const char *in, size_t count, apr_pool_t *pool, apr_table_t **table)
@@ -110,16 +112,16 @@ static const char *unpack_table(const char *in, size_t count, apr_pool_t *pool, 
     return in;
 }
 
-void mem_headers_unpack(const mem_headers_t *headers, apr_pool_t *pool,
-                        apr_table_t **request_headers, apr_table_t **response_headers)
+void mem_head_unpack(const mem_head_t *head, apr_pool_t *pool, apr_table_t **request_headers,
+                     apr_table_t **response_headers)
 {
-    if (!headers) {
+    if (!head) {
         *request_headers = apr_table_make(pool, 4);
         *response_headers = apr_table_make(pool, 4);
         return;
     }
-    const char *rest = unpack_table(headers->data, headers->request_count, pool, request_headers);
-    unpack_table(rest, headers->response_count, pool, response_headers);
+    const char *rest = unpack_table(head->data, head->request_count, pool, request_headers);
+    unpack_table(rest, head->response_count, pool, response_headers);
 }
 
 TM_SAFE static cache_entry_meta_t *object_meta(void *entry)

@@ -13,14 +13,17 @@
 #include <httpd.h>
 #include <mod_cache.h>
 
-/* Request and response header tables flattened into one immutable block:
- * "name\0value\0" pairs, first the request headers, then the response headers. */
-typedef struct mem_headers {
-    struct mem_headers *retired_next; /* older versions kept until the object dies */
+/* What a stored response has besides its body, in one block that never changes once
+ * published (a revalidation publishes a new one), so that a hit takes only its pointer
+ * inside the critical section and reads it outside: the cache_info and the request and
+ * response header tables flattened as "name\0value\0" pairs, request headers first. */
+typedef struct mem_head {
+    struct mem_head *retired_next; /* older versions kept until the object dies */
+    cache_info info;
     size_t request_count;
     size_t response_count;
     char data[];
-} mem_headers_t;
+} mem_head_t;
 
 typedef struct mem_object {
     cache_entry_meta_t meta;
@@ -33,9 +36,8 @@ typedef struct mem_object {
      * miscompiles bit-field stores inside transactions (the instrumented path stores the
      * constant 1 into the byte instead of setting the bit). */
     int invalidated;
-    cache_info info;
-    mem_headers_t *headers;
-    mem_headers_t *retired_headers;
+    mem_head_t *head;          /* NULL until store_headers */
+    mem_head_t *retired_heads; /* replaced by revalidations, still read by older hits */
     char *body;
     size_t body_length;
     size_t body_capacity;
@@ -49,11 +51,14 @@ void mem_object_destroy(void *object);
 /* Drops one reference; the last one schedules mem_object_destroy. */
 TM_SAFE void mem_object_release(mem_object_t *object);
 
-/* Flattens the two tables (either may be NULL) into a malloc'ed block; NULL if out of memory. */
-mem_headers_t *mem_headers_build(const apr_table_t *request_headers, const apr_table_t *response_headers);
-/* Rebuilds the tables in pool; the strings stay in the block (alive while a reference is held). */
-void mem_headers_unpack(const mem_headers_t *headers, apr_pool_t *pool,
-                        apr_table_t **request_headers, apr_table_t **response_headers);
+/* Copies info and flattens the two tables (either may be NULL) into a malloc'ed block; NULL
+ * if out of memory. */
+mem_head_t *mem_head_build(const cache_info *info, const apr_table_t *request_headers,
+                           const apr_table_t *response_headers);
+/* Rebuilds the tables in pool (empty ones for a NULL head); the strings stay in the block
+ * (alive while a reference to the object is held). */
+void mem_head_unpack(const mem_head_t *head, apr_pool_t *pool, apr_table_t **request_headers,
+                     apr_table_t **response_headers);
 
 /* The callbacks through which cache_cache manages mem_object_t entries. */
 extern const cache_entry_ops_t mem_object_cache_ops;

@@ -1,8 +1,9 @@
 /* The ten callbacks of the mod_cache storage provider "mem". Every access to shared state
- * (the cache index, reference counts, the complete flag, an object's published headers and
- * info) happens inside MEM_CRITICAL sections; the critical sections themselves are the
- * transaction_safe functions named *_locked below. A request's private view of an object is
- * a mem_request_t, reached through cache_object_t.vobj. */
+ * (the cache index, reference counts, the complete flag, which head block an object
+ * publishes) happens inside MEM_CRITICAL sections; the critical sections themselves are the
+ * transaction_safe functions named *_locked below. What is immutable once published (the
+ * body of a complete object, a head block, a key) is read outside them. A request's private
+ * view of an object is a mem_request_t, reached through cache_object_t.vobj. */
 #include "mem_config.h"
 #include "mem_instance.h"
 #include "mem_object.h"
@@ -32,14 +33,12 @@ typedef struct mem_request {
     apr_off_t expected_length;  /* Content-Length, or -1 when streamed */
     int body_done;              /* EOS stored */
     int failed;                 /* storing gave up */
-    mem_headers_t *headers;     /* headers seen at open time */
-    cache_info info;            /* info seen at open time */
-    mem_headers_t *pending_headers; /* headers of a revalidation, published at commit */
-    cache_info pending_info;
-    int invalidated;            /* the object was invalidated when opened */
+    mem_head_t *head;           /* head block seen at open time */
+    mem_head_t *pending_head;   /* head of a revalidation, published at commit */
 } mem_request_t;
 
 typedef enum { PUBLISH_OK, PUBLISH_KEY_TAKEN, PUBLISH_REFUSED } publish_result_t;
+typedef enum { OPEN_MISS, OPEN_HIT, OPEN_HIT_INVALIDATED } open_result_t;
 
 static apr_status_t release_request_reference(void *opaque);
 
@@ -93,21 +92,21 @@ TM_SAFE static int unindex_key_locked(cache_cache_t *cache, const cache_key_t *k
     return object != NULL;
 }
 
-/* The hit path: lookup, reference, priority update, snapshot of headers and info. The
- * request's cleanup that drops the reference is registered before (a pool is not
- * transaction-safe), and does nothing when request->object stays NULL. */
-TM_SAFE static int open_locked(cache_cache_t *cache, const cache_key_t *key, mem_request_t *request)
+/* The hit path: lookup, reference, priority update, and which head block is current (the
+ * block itself is immutable and read after the section). The request's cleanup that drops
+ * the reference is registered before (a pool is not transaction-safe), and does nothing
+ * when request->object stays NULL. */
+TM_SAFE static open_result_t open_locked(cache_cache_t *cache, const cache_key_t *key,
+                                         mem_request_t *request)
 {
     mem_object_t *object = cache_cache_find(cache, key);
     if (!object || !object->complete)
-        return 0;
+        return OPEN_MISS;
     object->refcount++;
     cache_cache_update(cache, object);
     request->object = object;
-    request->headers = object->headers;
-    request->info = object->info;
-    request->invalidated = object->invalidated;
-    return 1;
+    request->head = object->head;
+    return object->invalidated ? OPEN_HIT_INVALIDATED : OPEN_HIT;
 }
 
 /* Completion of a stored body: makes the object visible. A streamed object is re-indexed
@@ -142,18 +141,17 @@ TM_SAFE static int complete_locked(cache_cache_t *cache, mem_request_t *request)
     return 0;
 }
 
-/* A 304 revalidation refreshed the headers: publish them; the old block stays readable by
- * requests that still use it until the object dies. */
-TM_SAFE static void refresh_headers_locked(mem_request_t *request)
+/* A 304 revalidation refreshed the headers: publish the new head; the old block stays
+ * readable by requests that still use it until the object dies. */
+TM_SAFE static void refresh_head_locked(mem_request_t *request)
 {
     mem_object_t *object = request->object;
-    mem_headers_t *old = object->headers;
+    mem_head_t *old = object->head;
     if (old) {
-        old->retired_next = object->retired_headers;
-        object->retired_headers = old;
+        old->retired_next = object->retired_heads;
+        object->retired_heads = old;
     }
-    object->headers = request->pending_headers;
-    object->info = request->pending_info;
+    object->head = request->pending_head;
     object->invalidated = 0;
 }
 
@@ -177,8 +175,8 @@ static apr_status_t release_request_reference(void *opaque)
 {
     mem_request_t *request = opaque;
     mem_object_t *object = request->object;
-    free(request->pending_headers); /* a revalidation that never reached commit_entity */
-    request->pending_headers = NULL;
+    free(request->pending_head); /* a revalidation that never reached commit_entity */
+    request->pending_head = NULL;
     if (!object)
         return APR_SUCCESS; /* a lookup that missed */
     MEM_CRITICAL(&request->instance->sync, request_done_locked(request->instance->cache, object));
@@ -284,16 +282,17 @@ static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
     mem_request_t *request = new_request(r, instance);
     cache_key_t lookup;
     cache_key_init(&lookup, key);
-    int found;
+    open_result_t found;
     MEM_CRITICAL(&instance->sync, found = open_locked(instance->cache, &lookup, request));
-    if (!found) {
+    if (found == OPEN_MISS) {
         mem_instance_count(instance, MEM_COUNT_MISSES);
         return DECLINED;
     }
     mem_instance_count(instance, MEM_COUNT_HITS);
     h->cache_obj = make_cache_object(r, key, request);
-    h->cache_obj->info = request->info;
-    if (request->invalidated)
+    if (request->head)
+        h->cache_obj->info = request->head->info;
+    if (found == OPEN_HIT_INVALIDATED)
         h->cache_obj->info.control.invalidated = 1; /* makes mod_cache revalidate */
     h->req_hdrs = NULL;
     h->resp_hdrs = NULL;
@@ -303,7 +302,7 @@ static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
 static apr_status_t mem_recall_headers(cache_handle_t *h, request_rec *r)
 {
     mem_request_t *request = h->cache_obj->vobj;
-    mem_headers_unpack(request->headers, r->pool, &h->req_hdrs, &h->resp_hdrs);
+    mem_head_unpack(request->head, r->pool, &h->req_hdrs, &h->resp_hdrs);
     return APR_SUCCESS;
 }
 
@@ -322,20 +321,18 @@ static apr_status_t mem_recall_body(cache_handle_t *h, apr_pool_t *pool, apr_buc
 static apr_status_t mem_store_headers(cache_handle_t *h, request_rec *r, cache_info *info)
 {
     mem_request_t *request = h->cache_obj->vobj;
-    mem_headers_t *headers = mem_headers_build(ap_cache_cacheable_headers_in(r),
-                                               ap_cache_cacheable_headers_out(r));
-    if (!headers)
+    mem_head_t *head = mem_head_build(info, ap_cache_cacheable_headers_in(r),
+                                      ap_cache_cacheable_headers_out(r));
+    if (!head)
         return APR_ENOMEM;
     if (request->creator) {
         /* Nobody reads an incomplete object: the creator writes it without synchronisation. */
         mem_object_t *object = request->object;
-        free(object->headers);
-        object->headers = headers;
-        object->info = *info;
+        free(object->head);
+        object->head = head;
     } else {
-        free(request->pending_headers);
-        request->pending_headers = headers;
-        request->pending_info = *info;
+        free(request->pending_head);
+        request->pending_head = head;
     }
     h->cache_obj->info = *info;
     return APR_SUCCESS;
@@ -437,9 +434,9 @@ static apr_status_t mem_commit_entity(cache_handle_t *h, request_rec *r)
 {
     mem_request_t *request = h->cache_obj->vobj;
     mem_instance_t *instance = request->instance;
-    if (request->pending_headers) {
-        MEM_CRITICAL(&instance->sync, refresh_headers_locked(request));
-        request->pending_headers = NULL; /* now owned by the object */
+    if (request->pending_head) {
+        MEM_CRITICAL(&instance->sync, refresh_head_locked(request));
+        request->pending_head = NULL; /* now owned by the object */
         return APR_SUCCESS;
     }
     if (!request->creator || request->failed || !request->body_done)
