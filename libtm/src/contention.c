@@ -37,6 +37,7 @@ const char *const tm_cm_names[CM_POLICY_COUNT] = {
 #define LOWER_NICE 5           /* how much priority, softprio lower a loser's priority */
 #define SLICE_NS 1000000LL     /* slice: a time slice of the kernel's scheduler (about) */
 #define CROWDED_BACKOFF_SHIFT 4 /* backoff: at most 256 pauses while threads outnumber processors */
+#define BRIEF_WAIT_CYCLES 20000 /* backoff: how long a conflict waits for a running owner */
 
 static int64_t now_ns(void)
 {
@@ -144,10 +145,35 @@ static void release_losers(struct tm_tx *winner)
 
 /* ---- the events --------------------------------------------------------------------------- */
 
+/* backoff's first answer to a conflict: while there are no more threads than processors the
+ * owner is most likely running and about to commit, and waiting a few microseconds for it
+ * costs less than a restart. A preempted owner would not end soon: crowded, the loser restarts
+ * at once. The owner's end shows in what it publishes for privatization (tx.h: an owner of
+ * locks is dirty until it ends; its published snapshot changes when it ends or moves on), so
+ * the owner pays nothing for being waited for; the caller then looks at the location again. */
+static bool wait_briefly(struct tm_tx *tx, struct tm_tx *owner)
+{
+    if (tx->cm.waits >= MAX_WAITS_PER_TRY || tm_thread_count() > tm_processors())
+        return false;
+    tx->cm.waits++;
+    answer_move_request(tx);
+    uint64_t snapshot = atomic_load_explicit(&owner->published, memory_order_acquire);
+    uint64_t until = tm_cycles() + BRIEF_WAIT_CYCLES;
+    while (atomic_load_explicit(&owner->dirty, memory_order_acquire) &&
+           atomic_load_explicit(&owner->published, memory_order_acquire) == snapshot &&
+           tm_cycles() < until)
+        __builtin_ia32_pause();
+    answer_move_request(tx);
+    return true;
+}
+
 bool tm_cm_conflict(struct tm_tx *tx, struct tm_tx *owner, enum tm_abort_reason reason)
 {
     (void)reason;
     switch (tm_config.cm) {
+    case CM_BACKOFF:
+    case CM_SLICE:
+        return wait_briefly(tx, owner);
     case CM_SPIN:
     case CM_BLOCK:
         if (tx->cm.waits >= MAX_WAITS_PER_TRY)
