@@ -9,8 +9,8 @@
 #include "qw_info.h"
 #include "server.h"
 #include "sv_client.h"
-#include "sv_map.h"
 #include "sv_reliable.h"
+#include "sv_version.h"
 
 static sv_cvar cvars[] = {
     {.name = "hostname", .default_value = "qwsv Atomic Quake", .serverinfo_key = "hostname",
@@ -114,7 +114,7 @@ static void serverinfo_changed(const char *key, const char *value)
 {
     if (!sv.bsp)
         return;
-    sv_map_build_serverinfo();
+    sv_cvar_build_serverinfo();
     send_serverinfo_change(key, value);
 }
 
@@ -215,4 +215,22 @@ void sv_cvar_add_serverinfo(char *info, size_t size)
     /* the admin's own keys */
     info_out out = {info, size};
     sv_info_each(extra_serverinfo, add_pair, &out);
+}
+
+void sv_cvar_build_serverinfo(void)
+{
+    sv.serverinfo[0] = 0;
+    char v[32];
+    /* hostname, maxclients, timelimit, fraglimit, *gamedir, ... */
+    sv_cvar_add_serverinfo(sv.serverinfo, sizeof sv.serverinfo);
+    /* spectators take player slots: as many as there are */
+    snprintf(v, sizeof v, "%d", sv.opt.maxclients);
+    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxspectators", v);
+    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "map", sv.mapname);
+    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "deathmatch", "1");
+    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "teamplay", "0");
+    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxfps", "77");
+    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "*version", "qwsv-" SV_VERSION);
+    snprintf(v, sizeof v, "%s-%d", sv_sync_name(sv.opt.sync), sv.opt.threads);
+    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "*sync", v);
 }

@@ -2,7 +2,8 @@
  * VALUE", +set on the command line, server.cfg or rcon: hostname, maxclients, timelimit,
  * fraglimit, rcon_password, sv_gamedir, the map rotation and the rcon rate limit. Cvars
  * marked for the serverinfo appear there under QuakeWorld's keys (sv_gamedir is *gamedir),
- * and a change is sent to the connected clients (svc_serverinfo). Master thread only. */
+ * and a change is sent to the connected clients (svc_serverinfo); the serverinfo they feed is
+ * built here, with the admin's keys and the server's own. Master thread only. */
 #ifndef SV_CVAR_H
 #define SV_CVAR_H
 
@@ -40,5 +41,8 @@ void sv_info_each(const char *info, void (*fn)(const char *key, const char *valu
                   void *arg);
 /* The serverinfo keys of the cvars (hostname, maxclients, ...), added to info. */
 void sv_cvar_add_serverinfo(char *info, size_t size);
+/* Rebuilds sv.serverinfo: the cvars' keys, the admin's own and the server's (map, *version,
+ * *sync, ...). At a map load, and after a change of a serverinfo cvar while a map runs. */
+void sv_cvar_build_serverinfo(void);
 
 #endif

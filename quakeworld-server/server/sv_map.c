@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "qw_info.h"
 #include "server.h"
 #include "game/buttons.h"
 #include "game/doors.h"
@@ -17,7 +16,6 @@
 #include "sv_cvar.h"
 #include "sv_game.h"
 #include "sv_log.h"
-#include "sv_version.h"
 
 static bool read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
 {
@@ -352,24 +350,6 @@ static void build_signon(void)
     sv.signon_len[sv.num_signon_chunks++] = (uint16_t)sb.cursize;
 }
 
-void sv_map_build_serverinfo(void)
-{
-    sv.serverinfo[0] = 0;
-    char v[32];
-    /* hostname, maxclients, timelimit, fraglimit, *gamedir, ... */
-    sv_cvar_add_serverinfo(sv.serverinfo, sizeof sv.serverinfo);
-    /* spectators take player slots: as many as there are */
-    snprintf(v, sizeof v, "%d", sv.opt.maxclients);
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxspectators", v);
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "map", sv.mapname);
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "deathmatch", "1");
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "teamplay", "0");
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxfps", "77");
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "*version", "qwsv-" SV_VERSION);
-    snprintf(v, sizeof v, "%s-%d", sv_sync_name(sv.opt.sync), sv.opt.threads);
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "*sync", v);
-}
-
 static bool valid_map_name(const char *name, char *err, size_t errlen)
 {
     if (!*name || strlen(name) > 50 || strchr(name, '/') || strstr(name, "..")) {
@@ -471,7 +451,7 @@ bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen
     if (!spawn_entities(err, errlen))
         return false;
     build_signon();
-    sv_map_build_serverinfo();
+    sv_cvar_build_serverinfo();
     sv.spawncount++; /* sign-on commands of an earlier map are stale */
     sv_log("map %s loaded: %d spawn points, %d entities, %d models, checksum2 %u", sv.mappath,
            sv.num_spawnpoints, sv.num_entities - SV_FIRST_NONPLAYER, sv.num_models,

@@ -1,5 +1,6 @@
 /* Loading the map: BSP + checksums, collision/visibility tables, precache lists, item and
- * spawn point entities from the entity lump, serverinfo, and the sign-on chunks. */
+ * spawn point entities from the entity lump, and the sign-on chunks; the serverinfo is built
+ * anew for it (sv_cvar.h). */
 #ifndef SV_MAP_H
 #define SV_MAP_H
 
@@ -13,7 +14,5 @@ bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen
 bool sv_map_validate(const char *basedir, const char *name, char *err, size_t errlen);
 /* Frees the running map and clears its entities and players (before loading another). */
 void sv_map_unload(void);
-/* Rebuilds sv.serverinfo (after maxclients/limits change). */
-void sv_map_build_serverinfo(void);
 
 #endif
