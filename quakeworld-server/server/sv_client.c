@@ -91,11 +91,3 @@ sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *p
     }
     return NULL;
 }
-
-void sv_client_request_drop(sv_client *cl, const char *reason)
-{
-    if (!cl->drop_requested) {
-        cl->drop_requested = true;
-        snprintf(cl->drop_reason, sizeof cl->drop_reason, "%s", reason);
-    }
-}

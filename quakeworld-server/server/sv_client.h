@@ -1,5 +1,5 @@
-/* Client slots: creation and removal (master only), lookup of the slot a sequenced packet
- * belongs to (master), and a worker's request to drop one of its clients. */
+/* Client slots: creation and removal (master only) and lookup of the slot a sequenced packet
+ * belongs to (master). A worker asks for a drop with sv_drop_request.h. */
 #ifndef SV_CLIENT_H
 #define SV_CLIENT_H
 
@@ -10,12 +10,11 @@
 
 void sv_client_init(sv_client *cl, const struct sockaddr_in *from, int qport,
                     const char *userinfo);
-/* Removes a client (reason NULL = silently, e.g. a reconnect reusing the slot). */
+/* Removes a client and its player (reason NULL = silently, e.g. a reconnect reusing the
+ * slot). */
 void sv_client_free(sv_client *cl, const char *reason);
 /* The client a sequenced packet comes from (address, or address + qport after a NAT port
  * change), or NULL. */
 sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len);
-/* Asks the master to drop the client at the next U phase (worker side). */
-void sv_client_request_drop(sv_client *cl, const char *reason);
 
 #endif

@@ -10,8 +10,8 @@
 
 #include "qw_info.h"
 #include "sv_chat.h"
-#include "sv_client.h"
 #include "sv_cvar.h"
+#include "sv_drop_request.h"
 #include "sv_game.h"
 #include "sv_log.h"
 #include "sv_region.h"

@@ -1,8 +1,8 @@
 /* A client's queued packets in RP (see sv_packet.h). */
 #include "sv_packet.h"
 
-#include "sv_client.h"
 #include "sv_commands.h"
+#include "sv_drop_request.h"
 #include "sv_game.h"
 #include "sv_log.h"
 #include "sv_parse.h"

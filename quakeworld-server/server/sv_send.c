@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "qw_playerinfo.h"
-#include "sv_client.h"
+#include "sv_drop_request.h"
 #include "sv_events.h"
 #include "sv_game.h"
 #include "sv_net.h"

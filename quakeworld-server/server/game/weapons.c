@@ -5,7 +5,7 @@
 
 #include "game/combat.h"
 #include "game/entities.h"
-#include "sv_client.h"
+#include "sv_drop_request.h"
 #include "sv_events.h"
 #include "sv_game.h"
 #include "sv_math.h"
