@@ -54,6 +54,7 @@
 #include "sv_sched.h"
 #include "sv_send.h"
 #include "sv_stats.h"
+#include "sv_stats_print.h"
 
 static pthread_barrier_t frame_barrier;
 static atomic_bool quit_requested;

@@ -17,7 +17,6 @@
 
 #include "server.h"
 #include "sv_clock.h"
-#include "sv_game.h"
 #include "sv_sched.h"
 #include "sv_stats.h"
 
@@ -32,8 +31,6 @@ typedef struct frame_totals {
 
 static frame_totals totals, at_last_print;
 static struct {
-    int jobs, clients;
-    double weight_max, weight_sum;
     double start[SV_MAX_THREADS], finish[SV_MAX_THREADS];
 } frame;
 static uint64_t packets_before, commands_before;
@@ -52,14 +49,6 @@ bool sv_frame_stats_open_csv(const char *path, char *err, size_t errlen)
                  "deferred_clients,deferred_shots,"
                  "deferred_rockets\n");
     return true;
-}
-
-void sv_frame_stats_jobs(int jobs, int clients, double weight_max, double weight_sum)
-{
-    frame.jobs = jobs;
-    frame.clients = clients;
-    frame.weight_max = weight_max;
-    frame.weight_sum = weight_sum;
 }
 
 void sv_frame_stats_rp(int worker, double start, double finish)
@@ -91,19 +80,21 @@ void sv_frame_stats_end(void)
     }
     double rp = last_finish - first_start;
     double all_busy = first_finish > last_start ? first_finish - last_start : 0;
-    int clients, shots, rockets;
+    int jobs, job_clients, clients, shots, rockets;
+    double weight_max, weight_sum;
+    sv_sched_frame_jobs(&jobs, &job_clients, &weight_max, &weight_sum);
     sv_sched_deferred(&clients, &shots, &rockets);
 
     totals.frames++;
-    totals.jobs += (uint64_t)frame.jobs;
-    totals.clients += (uint64_t)frame.clients;
+    totals.jobs += (uint64_t)jobs;
+    totals.clients += (uint64_t)job_clients;
     totals.packets += frame_packets;
     totals.commands += frame_commands;
     totals.deferred_clients += (uint64_t)clients;
     totals.deferred_shots += (uint64_t)shots;
     totals.deferred_rockets += (uint64_t)rockets;
-    double weight_mean = frame.jobs ? frame.weight_sum / frame.jobs : 0;
-    totals.weight_max += frame.weight_max;
+    double weight_mean = jobs ? weight_sum / jobs : 0;
+    totals.weight_max += weight_max;
     totals.weight_mean += weight_mean;
     totals.rp_seconds += rp;
     totals.all_busy_seconds += all_busy;
@@ -113,7 +104,7 @@ void sv_frame_stats_end(void)
     if (csv)
         fprintf(csv, "%u,%.6f,%s,%s,%d,%d,%d,%.3f,%.3f,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%d\n",
                 sv.framenum, sv_clock(), sv_sched_name(sv_sched), sv_sync_name(sv_sync),
-                sv.opt.threads, frame.jobs, frame.clients, frame.weight_max, weight_mean,
+                sv.opt.threads, jobs, job_clients, weight_max, weight_mean,
                 (unsigned long long)frame_packets, (unsigned long long)frame_commands, rp * 1e3,
                 all_busy * 1e3, (last_start - first_start) * 1e3, work_min * 1e3, work_max * 1e3,
                 clients, shots, rockets);

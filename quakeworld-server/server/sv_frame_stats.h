@@ -12,11 +12,10 @@
 
 /* -framecsv FILE (at start-up): false with the reason in err. */
 bool sv_frame_stats_open_csv(const char *path, char *err, size_t errlen);
-/* Master, after planning the frame. */
-void sv_frame_stats_jobs(int jobs, int clients, double weight_max, double weight_sum);
 /* Each worker, at the end of its RP: when it started and finished (sv_clock). */
 void sv_frame_stats_rp(int worker, double start, double finish);
-/* Master, after the frame's last barrier (no worker runs). */
+/* Master, after the frame's last barrier (no worker runs): adds the frame, with its jobs
+ * and what they deferred as the scheduler tells (sv_sched.h). */
 void sv_frame_stats_end(void);
 /* The keys of the frame statistics for a qwsv-stats line, since the last interval line or
  * (final) since the start; an interval line starts a new interval. */

@@ -2,7 +2,6 @@
 #include "sv_sched.h"
 
 #include "sv_clock.h"
-#include "sv_frame_stats.h"
 #include "sv_game.h"
 #include "sv_lpt.h"
 #include "sv_packet.h"
@@ -14,6 +13,12 @@ __thread int sv_sched_current_job = -1;
 
 static sv_job_weight job_weight;
 static sv_job_plan plan;
+/* the last planned frame's jobs, for the statistics */
+typedef struct frame_jobs {
+    int jobs, clients;
+    double weight_max, weight_sum;
+} frame_jobs;
+static frame_jobs last_frame;
 /* each worker's jobs, heaviest first (written by the master in U, read in RP) */
 static int worker_jobs[SV_MAX_THREADS][SV_MAX_CLIENTS];
 static int worker_num_jobs[SV_MAX_THREADS];
@@ -54,7 +59,7 @@ static void note_static_frame(void)
             sum += load[w];
             max = load[w] > max ? load[w] : max;
         }
-    sv_frame_stats_jobs(jobs, clients, max, sum);
+    last_frame = (frame_jobs){jobs, clients, max, sum};
 }
 
 void sv_sched_plan_frame(void)
@@ -85,7 +90,7 @@ void sv_sched_plan_frame(void)
             sv.clients[plan.clients[plan.jobs[job].first + c]].worker = w;
         clients += plan.jobs[job].count;
     }
-    sv_frame_stats_jobs(n, clients, max, sum);
+    last_frame = (frame_jobs){n, clients, max, sum};
     sv_stats_thread()->jobs_seconds += sv_clock() - t0;
 }
 
@@ -137,6 +142,14 @@ bool sv_sched_step_fits(const sv_client *cl, const qw_usercmd *cmd)
         return true;
     return cmd && sv_game_command_fits(cl->slot, cmd, plan.box_mins[cl->slot],
                                        plan.box_maxs[cl->slot]);
+}
+
+void sv_sched_frame_jobs(int *jobs, int *clients, double *weight_max, double *weight_sum)
+{
+    *jobs = last_frame.jobs;
+    *clients = last_frame.clients;
+    *weight_max = last_frame.weight_max;
+    *weight_sum = last_frame.weight_sum;
 }
 
 void sv_sched_deferred(int *clients, int *shots, int *rockets)

@@ -59,6 +59,11 @@ void sv_sched_serial_phase(void);
  * rest of their packets, shotgun shots, rockets). */
 void sv_sched_deferred(int *clients, int *shots, int *rockets);
 
+/* Master, no worker running: the last planned frame's jobs, the clients they hold and the
+ * heaviest job's weight and their sum (-sched static: each worker's clients with packets are
+ * its one job), for the frame statistics (sv_frame_stats.h). */
+void sv_sched_frame_jobs(int *jobs, int *clients, double *weight_max, double *weight_sum);
+
 /* The job the calling thread runs (-1: none; the serial phase and -sched static run in
  * none). */
 extern __thread int sv_sched_current_job;

@@ -1,10 +1,11 @@
-/* Per-thread measurements: frames, packets, commands, time per phase, section entries.
- * The output format is documented at the top of sv_stats.c. */
+/* Per-thread counters: frames, packets, commands, time per phase, section entries. Every thread
+ * counts into its own; they are read when no worker runs (the master between frames) and
+ * printed as the qwsv-stats lines (sv_stats_print.h). Below everything that counts, which is
+ * most of the server. */
 #ifndef SV_STATS_H
 #define SV_STATS_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "critical_sections.h"
 
@@ -21,12 +22,18 @@ typedef struct sv_thread_stats {
     uint64_t cs_entries[CS_COUNT];
 } __attribute__((aligned(64))) sv_thread_stats;
 
+/* Zeroes the counters of `threads` threads and notes the time counting starts. */
 void sv_stats_init(int threads);
+/* The calling thread's counters. */
 sv_thread_stats *sv_stats_thread(void);
-/* Prints one line per thread and a totals line for the interval since the last call
- * (label "interval") or since start (label "final"). */
-void sv_stats_print(FILE *out, const char *label, double now);
-/* Packets and commands processed so far by all threads (master, no worker running). */
+
+/* Master, no worker running: */
+/* how many threads count, and since when (sv_clock) */
+int sv_stats_threads(void);
+double sv_stats_start_time(void);
+/* thread t's counters so far */
+const sv_thread_stats *sv_stats_of_thread(int t);
+/* packets and commands processed so far by all threads */
 void sv_stats_sum(uint64_t *packets, uint64_t *commands);
 
 #endif
