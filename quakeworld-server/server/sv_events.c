@@ -1,8 +1,8 @@
 /* The global state buffer (see sv_events.h). */
 #include "sv_events.h"
 
+#include "sv_job_plan.h"
 #include "sv_region.h"
-#include "sv_sched.h"
 
 /* The parts of a frame's buffer in use: one per thread (see server.h). */
 static int parts(void)
@@ -28,7 +28,7 @@ void sv_events_begin_frame(void)
 QW_TM_SAFE static sv_event_frame *event_begin(const float origin[3], sv_event_reach reach)
 {
     /* a job of -sched lpt writes its worker's part: no other thread writes there in RP */
-    int part = sv_sched_in_job() ? sv_thread_index : 0;
+    int part = sv_in_job() ? sv_thread_index : 0;
     sv_event_frame *ev = &sv.events[sv.framenum % SV_EVENT_FRAMES][part];
     if (ev->count == SV_FRAME_EVENTS || qw_sizebuf_free_space(&ev->buf) < EVENT_ROOM)
         return NULL;

@@ -56,9 +56,6 @@ bool sv_game_command_fits(int slot, const qw_usercmd *cmd, const float mins[3],
 /* What a command that goes through this teleporter may touch on the far side in the same
  * command: whoever it telefrags, what its axe hits. */
 void sv_game_arrival_box(const sv_entity *teleporter, float mins[3], float maxs[3]);
-/* In a job: the player moved or died; its link in the areanode tree (which the other jobs
- * read) is brought up to date in the serial phase (sv_game_finish_jobs). */
-QW_TM_SAFE void sv_game_relink_later(sv_player *p);
 /* The serial phase: relinks the players that moved or died in jobs, then fires the shotgun
  * shots and rockets the jobs of `threads` workers deferred. */
 void sv_game_finish_jobs(int threads);

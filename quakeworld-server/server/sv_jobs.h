@@ -10,23 +10,9 @@
 #define SV_JOBS_H
 
 #include "server.h"
+#include "sv_job_plan.h"
 
 typedef enum sv_job_weight { JOB_WEIGHT_CLIENTS, JOB_WEIGHT_COST } sv_job_weight;
-
-typedef struct sv_job {
-    double weight;        /* clients with packets, or their measured cost in microseconds */
-    int first, count;     /* its clients: plan->clients[first .. first + count) */
-} sv_job;
-
-typedef struct sv_job_plan {
-    int num_jobs;
-    sv_job jobs[SV_MAX_CLIENTS];
-    int clients[SV_MAX_CLIENTS];            /* slots, job after job */
-    int job_of_player[SV_MAX_CLIENTS];      /* -1: the player is in no job this frame */
-    /* the action box each client with packets was joined by: its commands must stay inside
-     * (sv_game_command_fits), or wait for the serial phase */
-    float box_mins[SV_MAX_CLIENTS][3], box_maxs[SV_MAX_CLIENTS][3];
-} sv_job_plan;
 
 /* What client cl adds to its job's weight: 1, or (JOB_WEIGHT_COST) its packets queued times
  * its measured cost per packet, in microseconds. */

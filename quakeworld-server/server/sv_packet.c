@@ -4,11 +4,11 @@
 #include "sv_commands.h"
 #include "sv_drop_request.h"
 #include "sv_game.h"
+#include "sv_job_plan.h"
 #include "sv_log.h"
 #include "sv_parse.h"
 #include "sv_region.h"
 #include "sv_reliable.h"
-#include "sv_sched.h"
 #include "sv_stats.h"
 
 /* Kept out of line: a transaction begins like setjmp, and the callers' step counters would
@@ -35,12 +35,23 @@ static __attribute__((noinline)) void run_command(sv_client *cl, const qw_usercm
     sv_stats_thread()->commands++;
 }
 
+/* Whether the next step of cl's packets may run where the calling thread is: always outside
+ * jobs; in a job never a string command (cmd NULL: they read or write every client), and a
+ * movement command only when it stays in the box its client was joined by. */
+static bool step_fits_here(const sv_client *cl, const qw_usercmd *cmd)
+{
+    if (!sv_in_job())
+        return true;
+    return cmd && sv_game_command_fits(cl->slot, cmd, sv_frame_plan.box_mins[cl->slot],
+                                       sv_frame_plan.box_maxs[cl->slot]);
+}
+
 /* A packet's steps, in order: its string commands, then its three moves (the older two run
  * only to replay the commands of lost packets). */
 #define MOVE_STEPS 3
 
 /* Runs the steps of message m from `step` on. Returns the number of steps, or in a job of
- * -sched lpt the first step that must wait for the serial phase (sv_sched_step_fits). */
+ * -sched lpt the first step that must wait for the serial phase (step_fits_here). */
 static int run_steps(sv_client *cl, const sv_parsed_message *m, int step)
 {
     int strings = m->num_stringcmds;
@@ -49,7 +60,7 @@ static int run_steps(sv_client *cl, const sv_parsed_message *m, int step)
             step = strings;
             break;
         }
-        if (!sv_sched_step_fits(cl, NULL))
+        if (!step_fits_here(cl, NULL))
             return step;
         sv_execute_stringcmd(cl, m->stringcmds[step]);
     }
@@ -68,7 +79,7 @@ static int run_steps(sv_client *cl, const sv_parsed_message *m, int step)
         const qw_usercmd *cmd = &m->cmds[step - strings];
         if (!replays[step - strings])
             continue;
-        if (!sv_sched_step_fits(cl, cmd))
+        if (!step_fits_here(cl, cmd))
             return step;
         run_command(cl, cmd);
     }

@@ -4,8 +4,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "sv_job_plan.h"
 #include "sv_region.h"
-#include "sv_sched.h"
 
 /* The queue's lock in -sync region (a no-op otherwise): its slot, not cl->slot, which a
  * never used slot has not set. */
@@ -119,7 +119,7 @@ QW_TM_SAFE static bool outbox_add(int about, const void *data, size_t len)
 
 QW_TM_SAFE static bool broadcast(int about, const void *data, size_t len)
 {
-    if (sv_sched_in_job())
+    if (sv_in_job())
         return outbox_add(about, data, len);
     bool ok = true;
     for (int i = 0; i < SV_MAX_CLIENTS; i++) {

@@ -9,10 +9,8 @@
 #include "sv_stats.h"
 
 sv_sched_mode sv_sched = SCHED_STATIC;
-__thread int sv_sched_current_job = -1;
 
 static sv_job_weight job_weight;
-static sv_job_plan plan;
 /* the last planned frame's jobs, for the statistics */
 typedef struct frame_jobs {
     int jobs, clients;
@@ -69,12 +67,13 @@ void sv_sched_plan_frame(void)
         return;
     }
     double t0 = sv_clock();
-    sv_jobs_build(&plan, job_weight);
-    int n = plan.num_jobs;
+    sv_job_plan *plan = &sv_frame_plan;
+    sv_jobs_build(plan, job_weight);
+    int n = plan->num_jobs;
     double weights[SV_MAX_CLIENTS], loads[SV_MAX_THREADS], max = 0, sum = 0;
     int order[SV_MAX_CLIENTS], worker_of[SV_MAX_CLIENTS];
     for (int j = 0; j < n; j++) {
-        weights[j] = plan.jobs[j].weight;
+        weights[j] = plan->jobs[j].weight;
         sum += weights[j];
         max = weights[j] > max ? weights[j] : max;
     }
@@ -86,9 +85,9 @@ void sv_sched_plan_frame(void)
         int job = order[k], w = worker_of[job];
         worker_jobs[w][worker_num_jobs[w]++] = job;
         /* the worker that processes a client answers it in S */
-        for (int c = 0; c < plan.jobs[job].count; c++)
-            sv.clients[plan.clients[plan.jobs[job].first + c]].worker = w;
-        clients += plan.jobs[job].count;
+        for (int c = 0; c < plan->jobs[job].count; c++)
+            sv.clients[plan->clients[plan->jobs[job].first + c]].worker = w;
+        clients += plan->jobs[job].count;
     }
     last_frame = (frame_jobs){n, clients, max, sum};
     sv_stats_thread()->jobs_seconds += sv_clock() - t0;
@@ -107,13 +106,14 @@ static void process_client(sv_client *cl)
 
 static void run_job(int job)
 {
-    sv_sched_current_job = job;
-    for (int c = 0; c < plan.jobs[job].count; c++) {
-        sv_client *cl = &sv.clients[plan.clients[plan.jobs[job].first + c]];
+    const sv_job_plan *plan = &sv_frame_plan;
+    sv_current_job = job;
+    for (int c = 0; c < plan->jobs[job].count; c++) {
+        sv_client *cl = &sv.clients[plan->clients[plan->jobs[job].first + c]];
         if (cl->state >= CL_CONNECTED && cl->inbox_count > 0)
             process_client(cl);
     }
-    sv_sched_current_job = -1;
+    sv_current_job = -1;
 }
 
 void sv_sched_run_rp(int worker)
@@ -129,19 +129,6 @@ void sv_sched_run_rp(int worker)
         if (cl->worker == worker && cl->state >= CL_CONNECTED && cl->inbox_count > 0)
             process_client(cl);
     }
-}
-
-QW_TM_SAFE bool sv_sched_same_job(int slot)
-{
-    return sv_sched_current_job >= 0 && plan.job_of_player[slot] == sv_sched_current_job;
-}
-
-bool sv_sched_step_fits(const sv_client *cl, const qw_usercmd *cmd)
-{
-    if (sv_sched_current_job < 0)
-        return true;
-    return cmd && sv_game_command_fits(cl->slot, cmd, plan.box_mins[cl->slot],
-                                       plan.box_maxs[cl->slot]);
 }
 
 void sv_sched_frame_jobs(int *jobs, int *clients, double *weight_max, double *weight_sum)

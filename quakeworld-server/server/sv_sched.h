@@ -15,7 +15,7 @@
  *     teleport (the job joined what lies around the teleporter's destination);
  *   - the areanode tree is not changed (every job reads it): a player that moves or dies is
  *     relinked in the serial phase; pmove meets the job's own players where they are now and
- *     other players where they stood when the frame began (sv_game_relink_later);
+ *     other players where they stood when the frame began (game/relink.h);
  *   - broadcasts (frags, obituaries) wait in the worker's outbox and every client's own
  *     worker copies all outboxes into its queue in S (sv_reliable.h); sounds and temp
  *     entities go to the worker's part of the frame's event buffer (sv_events.h).
@@ -27,13 +27,13 @@
  *     respawn (the spawn point is chosen looking at every player, and whoever stands there
  *     is telefragged), a move bigger than the job's box allows (after a teleport, the rest of
  *     the player's commands of the frame).
+ * What a job may do is asked of the plan (sv_job_plan.h: which job the calling thread runs,
+ * who belongs to it), not of the scheduler.
  * Serial rather than transactional: a transaction is isolated only from other transactions,
  * and the jobs run plain code, so work reaching into another job must wait until no job
  * runs. It is rare (qwsv-stats deferred_*) and short. */
 #ifndef SV_SCHED_H
 #define SV_SCHED_H
-
-#include <stdbool.h>
 
 #include "server.h"
 #include "sv_jobs.h"
@@ -63,19 +63,5 @@ void sv_sched_deferred(int *clients, int *shots, int *rockets);
  * heaviest job's weight and their sum (-sched static: each worker's clients with packets are
  * its one job), for the frame statistics (sv_frame_stats.h). */
 void sv_sched_frame_jobs(int *jobs, int *clients, double *weight_max, double *weight_sum);
-
-/* The job the calling thread runs (-1: none; the serial phase and -sched static run in
- * none). */
-extern __thread int sv_sched_current_job;
-QW_TM_SAFE static inline bool sv_sched_in_job(void)
-{
-    return sv_sched_current_job >= 0;
-}
-/* Whether player `slot` belongs to the job the calling thread runs. */
-QW_TM_SAFE bool sv_sched_same_job(int slot);
-/* Whether the next step of cl's packets may run where the calling thread is: always outside
- * jobs; in a job never for a string command (cmd NULL), and a movement command only when it
- * stays in the job (sv_game_command_fits). */
-bool sv_sched_step_fits(const sv_client *cl, const qw_usercmd *cmd);
 
 #endif

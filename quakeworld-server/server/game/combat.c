@@ -2,12 +2,13 @@
  * transaction_safe code: no stdio, no strlen, logging through sv_log_deferred. */
 #include "game/combat.h"
 
+#include "game/relink.h"
 #include "sv_events.h"
 #include "sv_game.h"
+#include "sv_job_plan.h"
 #include "sv_log.h"
 #include "sv_math.h"
 #include "sv_reliable.h"
-#include "sv_sched.h"
 
 /* Appends s to dst (a transaction_safe strncat: no snprintf/strlen inside transactions). */
 static size_t text_append(char *dst, size_t size, size_t pos, const char *s)
@@ -50,10 +51,7 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
     bool ok = true;
     p->dead = true;
     p->death_time = p->time;
-    if (sv_sched_in_job())
-        sv_game_relink_later(p);
-    else
-        qw_area_set_solid(&sv.area, &p->link, QW_SOLID_NOT);
+    sv_relink_dead(p);
     p->velocity[2] += 100;
     p->weaponframe = 0;
 
@@ -133,7 +131,7 @@ QW_TM_SAFE bool sv_combat_telefrag(int slot, const float origin[3])
         sv_player *o = &sv.players[j];
         /* in a job, whoever stands there is in the job (the teleporter's arrival box joined
          * it); the other jobs' players are theirs to move */
-        if (sv_sched_in_job() && !sv_sched_same_job(j))
+        if (sv_in_job() && !sv_in_same_job(j))
             continue;
         if (j != slot && o->active && !o->dead && distance_sq(o->origin, origin) < 32.0f * 32.0f)
             ok &= sv_game_damage(j, slot, 1000, origin, DMG_TELEFRAG);

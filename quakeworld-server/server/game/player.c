@@ -7,15 +7,14 @@
 #include "game/combat.h"
 #include "game/entities.h"
 #include "game/liquids.h"
+#include "game/relink.h"
 #include "game/triggers.h"
 #include "game/weapons.h"
 #include "sv_events.h"
 #include "sv_game.h"
+#include "sv_job_plan.h"
 #include "sv_math.h"
-#include "sv_sched.h"
 
-static const float player_mins[3] = {-16, -16, -24};
-static const float player_maxs[3] = {16, 16, 32};
 #define VIEW_HEIGHT 22.0f
 /* What pmove collides with: everything within this range of the player (QuakeWorld's), or
  * nearer (physents_range). */
@@ -46,17 +45,6 @@ void sv_game_init_players(void)
      * can be (re)allocated inside transactions without calling the unsafe init */
     for (int n = 0; n < SV_MAX_ENTITIES; n++)
         qw_area_object_init(&sv.entities[n].link);
-}
-
-/* Links the player where it is (a dead one is in no list of the tree). */
-static void link_player(sv_player *p)
-{
-    qw_vec_copy(p->origin, p->link.origin);
-    qw_vec_copy(player_mins, p->link.mins);
-    qw_vec_copy(player_maxs, p->link.maxs);
-    p->link.solid = p->dead ? QW_SOLID_NOT : QW_SOLID_SLIDEBOX;
-    p->link.user = p;
-    qw_area_link_object(&sv.area, &p->link);
 }
 
 static float distance_sq(const float *a, const float *b)
@@ -118,7 +106,7 @@ QW_TM_SAFE bool sv_game_spawn_player(int slot)
     sv_liquids_reset(p);
     p->setangle = true;
     p->active = true;
-    link_player(p);
+    sv_relink_player(p);
 
     bool ok = sv_combat_telefrag(slot, p->origin); /* whoever still stands there */
     sv_event_temp_entity(TE_TELEPORT, p->origin);
@@ -193,7 +181,7 @@ static void move_spectator(sv_player *p, const qw_usercmd *cmd)
 }
 
 /* -sched lpt: during RP the areanode tree shows every player where it stood at the start of
- * the frame, and nobody changes it (sv_game_relink_later): other jobs read it. A player of
+ * the frame, and nobody changes it (game/relink.h): other jobs read it. A player of
  * another job is met there -- it was outside this job's boxes, more than ACTION_RANGE from
  * this move, too far to touch -- while the players of this job are met where they are now,
  * and no more once dead. */
@@ -201,7 +189,7 @@ static void meet_job_players_where_they_are(qw_pmove *pm)
 {
     for (int i = 1; i < pm->numphysent; i++) {
         sv_player *o = sv_player_for_object(pm->physents[i].object);
-        if (!o || !sv_sched_same_job((int)(o - sv.players)))
+        if (!o || !sv_in_same_job((int)(o - sv.players)))
             continue;
         if (o->dead)
             pm->physents[i--] = pm->physents[--pm->numphysent];
@@ -210,26 +198,9 @@ static void meet_job_players_where_they_are(qw_pmove *pm)
     }
 }
 
-QW_TM_SAFE void sv_game_relink_later(sv_player *p)
-{
-    p->relink_pending = true;
-}
-
-static void relink_moved_players(void)
-{
-    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
-        sv_player *p = &sv.players[i];
-        if (!p->relink_pending)
-            continue;
-        p->relink_pending = false;
-        if (p->active)
-            link_player(p);
-    }
-}
-
 void sv_game_finish_jobs(int threads)
 {
-    relink_moved_players();
+    sv_relink_deferred();
     sv_weapons_run_deferred(threads);
 }
 
@@ -264,7 +235,7 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
     /* everything solid within reach of this move, from the areanode tree: the other living
      * players as boxes, brush entities as their submodels */
     qw_pmove_add_area_physents(&pm, &sv.area, &p->link, physents_range(&pm));
-    if (sv_sched_in_job())
+    if (sv_in_job())
         meet_job_players_where_they_are(&pm);
     /* transaction_pure: pm is this transaction's local (its shared inputs were copied in
      * above, instrumented) and movevars never change after the map is loaded */
@@ -331,10 +302,7 @@ QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
     }
     /* Last: the player's box is what every other command scans, so it is written (and, in
      * an STM that locks on write, held) only for the end of the transaction. */
-    if (sv_sched_in_job())
-        sv_game_relink_later(p);
-    else
-        qw_area_relink_object(&sv.area, &p->link, p->origin);
+    sv_relink_moved(p);
     return ok;
 }
 

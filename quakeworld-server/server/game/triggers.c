@@ -11,12 +11,12 @@
 #include "game/entities.h"
 #include "game/items.h"
 #include "game/plats.h"
+#include "game/relink.h"
 #include "game/targets.h"
 #include "sv_events.h"
 #include "sv_game.h"
 #include "sv_math.h"
 #include "sv_region.h"
-#include "sv_sched.h"
 
 static const float zero_vec[3] = {0, 0, 0};
 
@@ -100,10 +100,7 @@ static bool teleport(sv_client *cl, sv_player *p, const sv_entity *t)
     qw_vec_copy(angles, p->angles);
     p->setangle = true;
     p->onground = 0;
-    if (sv_sched_in_job())
-        sv_game_relink_later(p);
-    else
-        qw_area_relink_object(&sv.area, &p->link, p->origin);
+    sv_relink_moved(p);
     return sv_combat_telefrag(cl->slot, p->origin);
 }
 

@@ -8,8 +8,8 @@
 #include "sv_drop_request.h"
 #include "sv_events.h"
 #include "sv_game.h"
+#include "sv_job_plan.h"
 #include "sv_math.h"
-#include "sv_sched.h"
 
 static const float zero_vec[3] = {0, 0, 0};
 #define SHOTGUN_PELLETS 6
@@ -68,7 +68,7 @@ static struct {
 static bool fire_shotgun(sv_client *cl, sv_player *p, const float angles[3])
 {
     deferred_shot *later = NULL;
-    if (sv_sched_in_job()) {
+    if (sv_in_job()) {
         __typeof__(deferred[0]) *d = &deferred[sv_thread_index];
         if (d->num_shots == DEFERRED_SHOTS)
             return true;
@@ -129,7 +129,7 @@ static void launch_rocket(sv_entity *e, int slot, const float start[3], const fl
 
 static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
 {
-    if (sv_sched_in_job()) {
+    if (sv_in_job()) {
         __typeof__(deferred[0]) *d = &deferred[sv_thread_index];
         if (d->num_rockets == DEFERRED_SHOTS)
             return;
