@@ -22,23 +22,15 @@ struct cache_cache {
     cache_pqueue_t *queue;
 };
 
-/* The queue callbacks have no context argument, so the meta accessor they use is the one of
- * the (single) entry type: set by cache_cache_create. All caches in a process share it. */
-static cache_entry_meta_t *(*queue_meta)(void *entry) TM_SAFE;
-
-TM_SAFE static cache_pqueue_priority_t queue_get_priority(void *entry)
+TM_SAFE static cache_entry_meta_t *meta_of(const cache_cache_t *cache, void *entry)
 {
-    return queue_meta(entry)->priority;
+    return (cache_entry_meta_t *)((char *)entry + cache->ops->meta_offset);
 }
 
-TM_SAFE static size_t queue_get_position(void *entry)
+/* The entry around a queue node (the node is the first member of the meta). */
+TM_SAFE static void *entry_of(const cache_cache_t *cache, cache_pqueue_node_t *node)
 {
-    return queue_meta(entry)->position;
-}
-
-TM_SAFE static void queue_set_position(void *entry, size_t position)
-{
-    queue_meta(entry)->position = position;
+    return node ? (char *)node - cache->ops->meta_offset : NULL;
 }
 
 cache_cache_t *cache_cache_create(size_t max_entries, size_t max_bytes, cache_policy_t policy,
@@ -47,14 +39,12 @@ cache_cache_t *cache_cache_create(size_t max_entries, size_t max_bytes, cache_po
     cache_cache_t *cache = calloc(1, sizeof(*cache));
     if (!cache)
         return NULL;
-    queue_meta = ops->meta;
     cache->max_entries = max_entries ? max_entries : 1;
     cache->max_bytes = max_bytes;
     cache->policy = policy;
     cache->ops = ops;
     cache->table = cache_hash_create(cache->max_entries);
-    cache->queue = cache_pqueue_create(cache->max_entries, queue_get_priority, queue_get_position,
-                                       queue_set_position);
+    cache->queue = cache_pqueue_create(cache->max_entries);
     if (!cache->table || !cache->queue) {
         cache_hash_destroy(cache->table);
         cache_pqueue_destroy(cache->queue);
@@ -76,15 +66,12 @@ void cache_cache_destroy(cache_cache_t *cache)
     free(cache);
 }
 
-/* Priority of entry under the cache's policy; larger means evicted sooner. */
-TM_SAFE static cache_pqueue_priority_t policy_priority(cache_cache_t *cache, void *entry)
+/* Priority of an entry under the cache's policy; larger means evicted sooner. */
+TM_SAFE static cache_pqueue_priority_t policy_priority(cache_cache_t *cache, const cache_entry_meta_t *meta)
 {
-    cache_entry_meta_t *meta = cache->ops->meta(entry);
     if (cache->policy == CACHE_POLICY_LRU)
         return -(cache_pqueue_priority_t)(++cache->use_tick);
-    size_t size = cache->ops->size(entry);
-    if (size == 0)
-        size = 1;
+    size_t size = meta->size ? meta->size : 1;
     cache_pqueue_priority_t benefit =
         (cache_pqueue_priority_t)meta->frequency * GDSF_SCALE / (cache_pqueue_priority_t)size;
     return cache->clock - benefit;
@@ -98,16 +85,16 @@ TM_SAFE void *cache_cache_find(cache_cache_t *cache, const cache_key_t *key)
 /* Takes the victim out of both structures, ages the clock and returns it. */
 TM_SAFE static void *evict_one(cache_cache_t *cache)
 {
-    void *victim = cache_pqueue_pop(cache->queue);
-    if (!victim)
+    cache_pqueue_node_t *node = cache_pqueue_pop(cache->queue);
+    if (!node)
         return NULL;
-    cache_pqueue_priority_t priority = cache->ops->meta(victim)->priority;
-    if (priority < cache->clock)
-        cache->clock = priority;
-    cache_hash_remove(cache->table, cache->ops->key(victim));
-    cache->bytes -= cache->ops->size(victim);
+    cache_entry_meta_t *meta = (cache_entry_meta_t *)node;
+    if (node->priority < cache->clock)
+        cache->clock = node->priority;
+    cache_hash_remove(cache->table, meta->key);
+    cache->bytes -= meta->size;
     cache->evictions++;
-    return victim;
+    return entry_of(cache, node);
 }
 
 TM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *entry)
@@ -122,16 +109,18 @@ TM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *ent
             break;
         cache->ops->release(victim);
     }
-    cache_entry_meta_t *meta = cache->ops->meta(entry);
+    cache_entry_meta_t *meta = meta_of(cache, entry);
+    meta->key = cache->ops->key(entry);
+    meta->size = size;
     meta->frequency = 1;
-    meta->position = 0;
-    meta->priority = policy_priority(cache, entry);
-    if (cache_pqueue_insert(cache->queue, entry) != 0)
+    meta->node.position = 0;
+    meta->node.priority = policy_priority(cache, meta);
+    if (cache_pqueue_insert(cache->queue, &meta->node) != 0)
         return CACHE_INSERT_OUT_OF_MEMORY;
     int out_of_memory;
-    cache_hash_put(cache->table, cache->ops->key(entry), entry, &out_of_memory);
+    cache_hash_put(cache->table, meta->key, entry, &out_of_memory);
     if (out_of_memory) {
-        cache_pqueue_remove(cache->queue, entry);
+        cache_pqueue_remove(cache->queue, &meta->node);
         return CACHE_INSERT_OUT_OF_MEMORY;
     }
     cache->bytes += size;
@@ -140,32 +129,31 @@ TM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *ent
 
 TM_SAFE void cache_cache_update(cache_cache_t *cache, void *entry)
 {
-    cache_entry_meta_t *meta = cache->ops->meta(entry);
-    cache_pqueue_priority_t old_priority = meta->priority;
+    cache_entry_meta_t *meta = meta_of(cache, entry);
     meta->frequency++;
-    meta->priority = policy_priority(cache, entry);
-    cache_pqueue_change_priority(cache->queue, old_priority, entry);
+    cache_pqueue_change_priority(cache->queue, &meta->node, policy_priority(cache, meta));
 }
 
 TM_SAFE int cache_cache_remove(cache_cache_t *cache, void *entry)
 {
-    const cache_key_t *key = cache->ops->key(entry);
-    if (cache_hash_get(cache->table, key) != entry)
-        return 0;
-    cache_hash_remove(cache->table, key);
-    cache_pqueue_remove(cache->queue, entry);
-    cache->bytes -= cache->ops->size(entry);
+    cache_entry_meta_t *meta = meta_of(cache, entry);
+    if (meta->node.position == 0 || cache_hash_get(cache->table, meta->key) != entry)
+        return 0; /* never inserted, or no longer the one indexed under its key */
+    cache_hash_remove(cache->table, meta->key);
+    cache_pqueue_remove(cache->queue, &meta->node);
+    cache->bytes -= meta->size;
     return 1;
 }
 
 TM_SAFE void *cache_cache_pop(cache_cache_t *cache)
 {
-    void *victim = cache_pqueue_pop(cache->queue);
-    if (!victim)
+    cache_pqueue_node_t *node = cache_pqueue_pop(cache->queue);
+    if (!node)
         return NULL;
-    cache_hash_remove(cache->table, cache->ops->key(victim));
-    cache->bytes -= cache->ops->size(victim);
-    return victim;
+    cache_entry_meta_t *meta = (cache_entry_meta_t *)node;
+    cache_hash_remove(cache->table, meta->key);
+    cache->bytes -= meta->size;
+    return entry_of(cache, node);
 }
 
 TM_SAFE size_t cache_cache_count(const cache_cache_t *cache)

@@ -1,8 +1,9 @@
 /* The cache proper (httpd 2.2's cache_cache): a hash table for lookup by key plus a
  * priority queue for eviction, limits on entry count and total bytes, and the removal
- * policies. Entries are opaque; they embed a cache_entry_meta_t that the cache maintains
- * and are reached through transaction_safe callbacks. Everything except create/destroy is
- * transaction_safe, so a caller can run it inside __transaction_atomic or under a mutex. */
+ * policies. Entries are opaque; they embed a cache_entry_meta_t that the cache maintains,
+ * and transaction_safe callbacks give their key and size at insert and release them.
+ * Everything except create/destroy is transaction_safe, so a caller can run it inside
+ * __transaction_atomic or under a mutex. */
 #ifndef MEMCACHE_CACHE_CACHE_H
 #define MEMCACHE_CACHE_CACHE_H
 
@@ -14,15 +15,20 @@ typedef enum {
     CACHE_POLICY_GDSF  /* GreedyDual-Size with Frequency: evict small benefit hits*K/size */
 } cache_policy_t;
 
-/* Bookkeeping the cache keeps inside every entry. */
+/* Bookkeeping the cache keeps inside every entry. The cache reaches it by address
+ * (cache_entry_ops_t.meta_offset), and what it needs of the entry afterwards (key, size) is
+ * copied here at insert: lookups, hits and removals make no indirect call, which inside a
+ * transaction costs the TM runtime a clone-table lookup each. */
 typedef struct cache_entry_meta {
-    cache_pqueue_priority_t priority; /* larger = evicted sooner */
-    unsigned long long frequency;     /* 1 at insert, +1 per hit */
-    size_t position;                  /* heap slot, 0 when not queued */
+    cache_pqueue_node_t node;     /* node.priority: larger = evicted sooner */
+    unsigned long long frequency; /* 1 at insert, +1 per hit */
+    size_t size;                  /* bytes charged to the cache at insert */
+    const cache_key_t *key;       /* the entry's key, from ops->key at insert */
 } cache_entry_meta_t;
 
 typedef struct cache_entry_ops {
-    cache_entry_meta_t *(*meta)(void *entry) TM_SAFE;
+    size_t meta_offset; /* offsetof(entry type, its cache_entry_meta_t member) */
+    /* Called at insert only. */
     const cache_key_t *(*key)(void *entry) TM_SAFE;
     size_t (*size)(void *entry) TM_SAFE;
     /* The cache dropped its reference (eviction or cache_cache_destroy). */
@@ -44,8 +50,9 @@ cache_cache_t *cache_cache_create(size_t max_entries, size_t max_bytes, cache_po
 void cache_cache_destroy(cache_cache_t *cache);
 
 TM_SAFE void *cache_cache_find(cache_cache_t *cache, const cache_key_t *key);
-/* Inserts entry (whose key must not be present), evicting entries by policy until the
- * count and byte limits allow it; each evicted entry is passed to release. */
+/* Inserts entry (whose key must not be present) with its current key and size, evicting
+ * entries by policy until the count and byte limits allow it; each evicted entry is passed
+ * to release. */
 TM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *entry);
 /* Records a hit on entry: raises its frequency/recency and re-sorts it. */
 TM_SAFE void cache_cache_update(cache_cache_t *cache, void *entry);

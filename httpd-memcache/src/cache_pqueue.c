@@ -7,30 +7,21 @@
 struct cache_pqueue {
     size_t size;     /* slots in use including the unused slot 0 */
     size_t capacity; /* slots allocated */
-    void **slots;
-    cache_pqueue_get_priority_fn get_priority;
-    cache_pqueue_get_position_fn get_position;
-    cache_pqueue_set_position_fn set_position;
+    cache_pqueue_node_t **slots;
 };
 
-cache_pqueue_t *cache_pqueue_create(size_t initial_capacity,
-                                    cache_pqueue_get_priority_fn get_priority,
-                                    cache_pqueue_get_position_fn get_position,
-                                    cache_pqueue_set_position_fn set_position)
+cache_pqueue_t *cache_pqueue_create(size_t initial_capacity)
 {
     cache_pqueue_t *queue = calloc(1, sizeof(*queue));
     if (!queue)
         return NULL;
     queue->capacity = initial_capacity + 1;
-    queue->slots = calloc(queue->capacity, sizeof(void *));
+    queue->slots = calloc(queue->capacity, sizeof(*queue->slots));
     if (!queue->slots) {
         free(queue);
         return NULL;
     }
     queue->size = 1;
-    queue->get_priority = get_priority;
-    queue->get_position = get_position;
-    queue->set_position = set_position;
     return queue;
 }
 
@@ -47,20 +38,20 @@ TM_SAFE size_t cache_pqueue_size(const cache_pqueue_t *queue)
     return queue->size - 1;
 }
 
-TM_SAFE static void place(cache_pqueue_t *queue, size_t slot, void *entry)
+TM_SAFE static void place(cache_pqueue_t *queue, size_t slot, cache_pqueue_node_t *node)
 {
-    queue->slots[slot] = entry;
-    queue->set_position(entry, slot);
+    queue->slots[slot] = node;
+    node->position = slot;
 }
 
-/* Moves the entry at slot towards the root while its priority beats its parent's. */
+/* Moves the node at slot towards the root while its priority beats its parent's. */
 TM_SAFE static void sift_up(cache_pqueue_t *queue, size_t slot)
 {
-    void *moving = queue->slots[slot];
-    cache_pqueue_priority_t priority = queue->get_priority(moving);
+    cache_pqueue_node_t *moving = queue->slots[slot];
+    cache_pqueue_priority_t priority = moving->priority;
     while (slot > 1) {
         size_t parent = slot / 2;
-        if (queue->get_priority(queue->slots[parent]) >= priority)
+        if (queue->slots[parent]->priority >= priority)
             break;
         place(queue, slot, queue->slots[parent]);
         slot = parent;
@@ -68,19 +59,18 @@ TM_SAFE static void sift_up(cache_pqueue_t *queue, size_t slot)
     place(queue, slot, moving);
 }
 
-/* Moves the entry at slot towards the leaves while a child has a larger priority. */
+/* Moves the node at slot towards the leaves while a child has a larger priority. */
 TM_SAFE static void sift_down(cache_pqueue_t *queue, size_t slot)
 {
-    void *moving = queue->slots[slot];
-    cache_pqueue_priority_t priority = queue->get_priority(moving);
+    cache_pqueue_node_t *moving = queue->slots[slot];
+    cache_pqueue_priority_t priority = moving->priority;
     for (;;) {
         size_t child = slot * 2;
         if (child >= queue->size)
             break;
-        if (child + 1 < queue->size &&
-            queue->get_priority(queue->slots[child + 1]) > queue->get_priority(queue->slots[child]))
+        if (child + 1 < queue->size && queue->slots[child + 1]->priority > queue->slots[child]->priority)
             child++;
-        if (queue->get_priority(queue->slots[child]) <= priority)
+        if (queue->slots[child]->priority <= priority)
             break;
         place(queue, slot, queue->slots[child]);
         slot = child;
@@ -88,11 +78,11 @@ TM_SAFE static void sift_down(cache_pqueue_t *queue, size_t slot)
     place(queue, slot, moving);
 }
 
-TM_SAFE int cache_pqueue_insert(cache_pqueue_t *queue, void *entry)
+TM_SAFE int cache_pqueue_insert(cache_pqueue_t *queue, cache_pqueue_node_t *node)
 {
     if (queue->size >= queue->capacity) {
         size_t capacity = queue->capacity * 2;
-        void **slots = malloc(capacity * sizeof(void *));
+        cache_pqueue_node_t **slots = malloc(capacity * sizeof(*slots));
         if (!slots)
             return -1;
         for (size_t i = 0; i < queue->size; i++)
@@ -102,49 +92,50 @@ TM_SAFE int cache_pqueue_insert(cache_pqueue_t *queue, void *entry)
         queue->capacity = capacity;
     }
     size_t slot = queue->size++;
-    place(queue, slot, entry);
+    place(queue, slot, node);
     sift_up(queue, slot);
     return 0;
 }
 
-TM_SAFE void cache_pqueue_remove(cache_pqueue_t *queue, void *entry)
+TM_SAFE void cache_pqueue_remove(cache_pqueue_t *queue, cache_pqueue_node_t *node)
 {
-    size_t slot = queue->get_position(entry);
-    if (slot == 0 || slot >= queue->size || queue->slots[slot] != entry)
+    size_t slot = node->position;
+    if (slot == 0 || slot >= queue->size || queue->slots[slot] != node)
         return; /* not queued: nothing to do */
     queue->size--;
-    queue->set_position(entry, 0);
+    node->position = 0;
     if (slot == queue->size)
         return;
-    void *last = queue->slots[queue->size];
-    cache_pqueue_priority_t removed_priority = queue->get_priority(entry);
+    cache_pqueue_node_t *last = queue->slots[queue->size];
     place(queue, slot, last);
-    if (queue->get_priority(last) > removed_priority)
+    if (last->priority > node->priority)
         sift_up(queue, slot);
     else
         sift_down(queue, slot);
 }
 
-TM_SAFE void cache_pqueue_change_priority(cache_pqueue_t *queue, cache_pqueue_priority_t old_priority,
-                                  void *entry)
+TM_SAFE void cache_pqueue_change_priority(cache_pqueue_t *queue, cache_pqueue_node_t *node,
+                                          cache_pqueue_priority_t priority)
 {
-    size_t slot = queue->get_position(entry);
-    if (slot == 0 || slot >= queue->size || queue->slots[slot] != entry)
+    cache_pqueue_priority_t old = node->priority;
+    node->priority = priority;
+    size_t slot = node->position;
+    if (slot == 0 || slot >= queue->size || queue->slots[slot] != node)
         return;
-    if (queue->get_priority(entry) > old_priority)
+    if (priority > old)
         sift_up(queue, slot);
-    else
+    else if (priority < old)
         sift_down(queue, slot);
 }
 
-TM_SAFE void *cache_pqueue_peek(const cache_pqueue_t *queue)
+TM_SAFE cache_pqueue_node_t *cache_pqueue_peek(const cache_pqueue_t *queue)
 {
     return queue->size > 1 ? queue->slots[1] : NULL;
 }
 
-TM_SAFE void *cache_pqueue_pop(cache_pqueue_t *queue)
+TM_SAFE cache_pqueue_node_t *cache_pqueue_pop(cache_pqueue_t *queue)
 {
-    void *head = cache_pqueue_peek(queue);
+    cache_pqueue_node_t *head = cache_pqueue_peek(queue);
     if (head)
         cache_pqueue_remove(queue, head);
     return head;

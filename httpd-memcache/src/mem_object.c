@@ -1,6 +1,7 @@
 /* See mem_object.h. */
 #include "mem_object.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,11 +125,6 @@ void mem_head_unpack(const mem_head_t *head, apr_pool_t *pool, apr_table_t **req
     unpack_table(rest, head->response_count, pool, response_headers);
 }
 
-TM_SAFE static cache_entry_meta_t *object_meta(void *entry)
-{
-    return &((mem_object_t *)entry)->meta;
-}
-
 TM_SAFE static const cache_key_t *object_key(void *entry)
 {
     return &((mem_object_t *)entry)->key;
@@ -145,7 +141,7 @@ TM_SAFE static void object_release(void *entry)
 }
 
 const cache_entry_ops_t mem_object_cache_ops = {
-    .meta = object_meta,
+    .meta_offset = offsetof(mem_object_t, meta),
     .key = object_key,
     .size = object_size,
     .release = object_release,

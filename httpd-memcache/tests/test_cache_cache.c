@@ -6,20 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The meta is not the first member: the cache finds it by its offset. */
 typedef struct entry {
-    cache_entry_meta_t meta;
     char text[16];
+    cache_entry_meta_t meta;
     cache_key_t key;
     size_t size;
     int released;
 } entry_t;
 
-TM_SAFE static cache_entry_meta_t *entry_meta(void *e) { return &((entry_t *)e)->meta; }
 TM_SAFE static const cache_key_t *entry_key(void *e) { return &((entry_t *)e)->key; }
 TM_SAFE static size_t entry_size(void *e) { return ((entry_t *)e)->size; }
 TM_SAFE static void entry_release(void *e) { ((entry_t *)e)->released++; }
 
-static const cache_entry_ops_t ops = {entry_meta, entry_key, entry_size, entry_release};
+static const cache_entry_ops_t ops = {offsetof(entry_t, meta), entry_key, entry_size, entry_release};
 
 static void make_entry(entry_t *e, const char *key, size_t size)
 {

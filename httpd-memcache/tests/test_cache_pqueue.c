@@ -4,29 +4,11 @@
 
 #include <stdlib.h>
 
-typedef struct item {
-    cache_pqueue_priority_t priority;
-    size_t position;
-} item_t;
-
-TM_SAFE static cache_pqueue_priority_t get_priority(void *entry)
-{
-    return ((item_t *)entry)->priority;
-}
-
-TM_SAFE static size_t get_position(void *entry)
-{
-    return ((item_t *)entry)->position;
-}
-
-TM_SAFE static void set_position(void *entry, size_t position)
-{
-    ((item_t *)entry)->position = position;
-}
+typedef cache_pqueue_node_t item_t;
 
 static cache_pqueue_t *make_queue(size_t capacity)
 {
-    cache_pqueue_t *queue = cache_pqueue_create(capacity, get_priority, get_position, set_position);
+    cache_pqueue_t *queue = cache_pqueue_create(capacity);
     assert_non_null(queue);
     return queue;
 }
@@ -108,14 +90,11 @@ static void test_change_priority(void **state)
         IN_TX(cache_pqueue_insert(queue, &items[i]));
     }
     item_t *head;
-    cache_pqueue_priority_t old = items[0].priority;
-    items[0].priority = 100; /* lowest becomes highest */
-    IN_TX(cache_pqueue_change_priority(queue, old, &items[0]));
+    IN_TX(cache_pqueue_change_priority(queue, &items[0], 100)); /* lowest becomes highest */
+    assert_int_equal(items[0].priority, 100);
     IN_TX(head = cache_pqueue_peek(queue));
     assert_ptr_equal(head, &items[0]);
-    old = items[0].priority;
-    items[0].priority = -100; /* and back to the bottom */
-    IN_TX(cache_pqueue_change_priority(queue, old, &items[0]));
+    IN_TX(cache_pqueue_change_priority(queue, &items[0], -100)); /* and back to the bottom */
     IN_TX(head = cache_pqueue_pop(queue));
     assert_ptr_equal(head, &items[4]);
     assert_int_equal(drain_in_order(queue), 4);
