@@ -1,8 +1,8 @@
 /* User commit and undo actions (_ITM_addUserCommitAction / _ITM_addUserUndoAction). Both kinds
  * share one per-thread list; its length is part of every closed-nesting checkpoint. */
-#include "tx.h"
+#include "actions.h"
 #include "fatal.h"
-#include "htm.h"
+#include "htm_guard.h"
 
 /* Outside a transaction (a transactional clone called from plain code, e.g. libstdc++'s
  * exception destructors) a commit action runs at once and an undo action never runs. */

@@ -18,7 +18,10 @@
  * Commits are counted in each thread's descriptor and added up at the end of an epoch, so the
  * hot path costs one increment of a private counter. */
 #include "adapt.h"
-#include "htm.h"
+#include "config.h"
+#include "mode.h"
+#include "registry.h"
+#include "wait.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -341,4 +344,9 @@ void tm_adapt_threads_changed(struct tm_tx *tx, unsigned count)
     int64_t end = atomic_load(&tuner.epoch_end);
     if (end != INT64_MAX)
         atomic_compare_exchange_strong(&tuner.epoch_end, &end, 0);
+}
+
+const char *libtm_adaptive_mode(void)
+{
+    return tm_config.forced ? "off" : tm_adapt_mode_name();
 }

@@ -13,6 +13,10 @@
  * committed transaction made private. */
 #include "algo_norec.h"
 #include "events.h"
+#include "serial_lock.h"
+#include "transaction.h"
+#include "undo_log.h"
+#include "wait.h"
 
 #include <string.h>
 

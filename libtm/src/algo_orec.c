@@ -27,6 +27,8 @@
 #include "algo_orec.h"
 #include "events.h"
 #include "fatal.h"
+#include "transaction.h"
+#include "undo_log.h"
 
 #include <stdlib.h>
 #include <string.h>

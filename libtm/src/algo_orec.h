@@ -4,7 +4,7 @@
 #ifndef LIBTM_ALGO_OREC_H
 #define LIBTM_ALGO_OREC_H
 
-#include "tx.h"
+#include "privatization.h"
 
 /* 2^16 orecs (512 KB): enough stripes that unrelated data rarely shares an orec, few enough
  * that the table mostly stays in the caches (a 2^20 table costs a cache miss per read). */

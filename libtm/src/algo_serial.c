@@ -2,7 +2,7 @@
  * alone. "serial" still undo-logs its writes because the transaction may cancel;
  * "irrevocable" touches memory directly and can never roll back (also what barriers do
  * outside transactions). Neither needs private state or privatization waits. */
-#include "tx.h"
+#include "undo_log.h"
 
 #include <string.h>
 

@@ -2,9 +2,9 @@
  * C++ operator new/delete. Memory allocated by a transaction that rolls back is freed; frees
  * are deferred to the outermost commit (and dropped on rollback). libstdc++ is referenced
  * weakly: C programs do not need it. */
-#include "tx.h"
+#include "alloc.h"
 #include "fatal.h"
-#include "htm.h"
+#include "htm_guard.h"
 
 #include <stdlib.h>
 

@@ -9,6 +9,7 @@
 #include "algo_norec.h"
 #include "algo_orec.h"
 #include "stats.h"
+#include "undo_log.h"
 
 #include <string.h>
 
@@ -51,7 +52,7 @@
         if (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {                          \
             uint64_t w_ = 0;                                                                 \
             __builtin_memcpy(&w_, &(v), sizeof(T));                                          \
-            tx_->algo->store[TM_SIZE_INDEX(sizeof(T))](tx_, (p), w_);                                       \
+            tx_->algo->store[TM_SIZE_INDEX(sizeof(T))](tx_, (p), w_);                        \
         } else {                                                                             \
             tx_->algo->write(tx_, (p), &(v), sizeof(T));                                     \
         }                                                                                    \

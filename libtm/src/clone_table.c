@@ -2,9 +2,10 @@
  * Registration can run before any constructor of libtm (from another library's init), so all
  * state here is valid when zero-initialised. Tables are sorted in place by original address
  * and searched by range check + binary search. */
+#include "clone_table.h"
 #include "tx.h"
 #include "fatal.h"
-#include "htm.h"
+#include "htm_guard.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -96,16 +97,4 @@ void *_ITM_getTMCloneSafe(void *fn)
         tm_fatal_abort("no transactional clone for the function at %p called through a pointer "
                        "in an atomic transaction (declare it transaction_safe)", fn);
     return clone;
-}
-
-void *_ITM_getTMCloneOrIrrevocable(void *fn)
-{
-    tm_htm_need_software();
-    void *clone = tm_clone_lookup(fn);
-    if (clone)
-        return clone;
-    struct tm_tx *tx = tm_current;
-    if (tx && tx->depth > 0)
-        tm_go_irrevocable(tx);
-    return fn;
 }

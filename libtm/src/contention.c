@@ -17,9 +17,18 @@
  * Raising a nice value back needs CAP_SYS_NICE or RLIMIT_NICE; without them a lowered thread
  * stays lowered (priority, softprio). */
 #include "contention.h"
+#include "config.h"
+#include "fatal.h"
+#include "privatization.h"
+#include "registry.h"
+#include "wait.h"
+#include "../include/libtm.h"
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -296,4 +305,31 @@ void tm_cm_thread_exit(struct tm_tx *tx)
     if (atomic_load(&tx->losers))
         release_losers(tx);
     restore_priority(tx);
+}
+
+int libtm_set_contention_manager(const char *name)
+{
+    for (int i = 0; i < CM_POLICY_COUNT; i++) {
+        if (name && strcmp(name, tm_cm_names[i]) == 0) {
+            tm_config.cm = i;
+            tm_config.cm_hears_ends = tm_cm_hears_ends(i);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* LIBTM_CM: the manager, backoff unless it names another. */
+void tm_cm_init(void)
+{
+    const char *s = getenv("LIBTM_CM");
+    if (s && *s && libtm_set_contention_manager(s) != 0) {
+        char names[256];
+        size_t n = 0;
+        for (int i = 0; i < CM_POLICY_COUNT; i++)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "",
+                                  tm_cm_names[i]);
+        tm_warn("LIBTM_CM=%s is unknown; use one of %s (keeping %s)", s, names,
+                tm_cm_names[tm_config.cm]);
+    }
 }

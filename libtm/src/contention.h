@@ -5,6 +5,7 @@
 #ifndef LIBTM_CONTENTION_H
 #define LIBTM_CONTENTION_H
 
+#include "config.h"
 #include "tx.h"
 
 enum tm_cm_policy {
@@ -39,6 +40,7 @@ static inline bool tm_cm_hears_ends(int cm)
 {
     return cm != CM_BACKOFF && cm != CM_IMMEDIATE && cm != CM_YIELD;
 }
+void tm_cm_init(void); /* LIBTM_CM */
 void tm_cm_thread_start(struct tm_tx *tx);
 void tm_cm_thread_exit(struct tm_tx *tx);
 

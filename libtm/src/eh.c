@@ -2,9 +2,11 @@
  * allocated in a transaction is freed if the transaction rolls back before throwing it;
  * handlers entered in the transaction are ended on rollback; the count of uncaught exceptions
  * is restored. libsupc++ is referenced weakly. */
-#include "tx.h"
+#include "eh.h"
+#include "alloc.h"
+#include "clone_table.h"
 #include "fatal.h"
-#include "htm.h"
+#include "htm_guard.h"
 
 #include <dlfcn.h>
 #include <stddef.h>

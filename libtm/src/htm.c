@@ -11,9 +11,10 @@
  * The adaptive tuner (adapt.c) decides when the mode is on. */
 #include "htm.h"
 #include "events.h"
-#include "fatal.h"
+#include "thread.h"
+#include "config.h"
+#include "wait.h"
 
-#include <cpuid.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,32 +46,6 @@ __thread uint32_t tm_htm_nested;
  * (the CPU says a retry may succeed), and after waits for a serial transaction to end. */
 #define HTM_MAX_CONFLICT_ATTEMPTS 4
 #define HTM_MAX_LOCK_WAITS 16
-
-/* CPUID leaf 7: EBX bit 11 is RTM; EDX bit 11 (RTM_ALWAYS_ABORT) means microcode disabled it. */
-static bool cpu_has_rtm(void)
-{
-    unsigned a, b, c, d;
-    if (__get_cpuid_max(0, NULL) < 7)
-        return false;
-    __cpuid_count(7, 0, a, b, c, d);
-    return (b & (1u << 11)) && !(d & (1u << 11));
-}
-
-void tm_htm_init(void)
-{
-    const char *s = getenv("LIBTM_HTM");
-    bool allowed = true;
-    if (s && *s) {
-        if (strcmp(s, "0") == 0)
-            allowed = false;
-        else if (strcmp(s, "1") != 0)
-            tm_warn("LIBTM_HTM=%s is unknown; use 0 (no hardware transactions) or 1 (use them "
-                    "when the CPU has RTM, the default)", s);
-    }
-    /* LIBTM_ALGO forces one software algorithm: no hardware transactions then. */
-    tm_config.rtm = cpu_has_rtm();
-    tm_config.htm = allowed && !tm_config.forced && tm_config.rtm;
-}
 
 static enum tm_htm_abort_kind abort_kind(uint32_t status)
 {

@@ -1,5 +1,6 @@
 /* Changing the execution mode (mode.h). */
 #include "mode.h"
+#include "config.h"
 
 void tm_mode_set(struct tm_tx *tx, bool htm, enum tm_algo_id algo)
 {
@@ -12,6 +13,8 @@ void tm_mode_set(struct tm_tx *tx, bool htm, enum tm_algo_id algo)
         return;
     tm_serial_write_lock(tx);
     atomic_store_explicit(&tm_serial_lock.algo, (uint8_t)algo, memory_order_relaxed);
+    atomic_store_explicit(&tm_serial_lock.speculative, tm_algos[algo]->speculative,
+                          memory_order_relaxed);
     atomic_store_explicit(&tm_serial_lock.htm_mode, htm, memory_order_relaxed);
     tm_serial_write_unlock(tx);
 }

@@ -1,25 +1,14 @@
 /* The execution mode: which algorithm new software transactions use and whether they try
- * hardware transactions first. Both live on the serial lock's line (tx.h) and change only
- * under its write side, so no transaction ever runs concurrently with one of another
- * algorithm, and every hardware transaction (which reads the line) aborts on a change. While
+ * hardware transactions first. Both live on the serial lock's line (serial_lock.h, which also
+ * reads them) and change only under its write side, so no transaction ever runs concurrently
+ * with one of another algorithm, and every hardware transaction (which reads the line) aborts
+ * on a change. While
  * hardware transactions are on, software transactions run exclusively (the hardware would not
  * notice a speculative one's in-place writes): the software algorithm is then serial. */
 #ifndef LIBTM_MODE_H
 #define LIBTM_MODE_H
 
-#include "tx.h"
-
-static inline bool tm_htm_mode_on(void)
-{
-    return atomic_load_explicit(&tm_serial_lock.htm_mode, memory_order_relaxed) != 0;
-}
-
-/* The algorithm of new software transactions (read again under the serial lock's read side:
- * stable while it is held). */
-static inline const struct tm_algo *tm_mode_algo(void)
-{
-    return tm_algos[atomic_load_explicit(&tm_serial_lock.algo, memory_order_relaxed)];
-}
+#include "serial_lock.h"
 
 /* Switches to hardware transactions (with serial software transactions) or to `algo`.
  * Waits for running speculative transactions to end. tx is the caller's descriptor (or NULL

@@ -22,7 +22,9 @@
  * barrier. The wait spins while the other thread is likely on a processor (no more threads
  * than processors), then sleeps on the other's descriptor until it publishes; a sleeper that a
  * racing publish misses wakes after WAIT_BACKSTOP_NS at the latest. */
-#include "tx.h"
+#include "privatization.h"
+#include "registry.h"
+#include "wait.h"
 
 #define WAIT_BACKSTOP_NS (1000 * 1000L)
 

@@ -1,7 +1,7 @@
 /* Queries and the small ABI functions: version, transaction state and id, errors. */
 #include "tx.h"
 #include "fatal.h"
-#include "htm.h"
+#include "htm_guard.h"
 
 #include <stdlib.h>
 

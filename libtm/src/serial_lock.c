@@ -15,11 +15,11 @@
  * process execute a full barrier (membarrier(2), private expedited) before it reads their
  * flags. Where the kernel lacks membarrier, readers fence themselves.
  *
- * A writer only waits for readers when one can run: while the mode's algorithm is
- * speculative (mode.h), or while a thread alone runs its transactions on the read side
+ * A writer only waits for readers when one can run: while the mode's algorithm is speculative
+ * (the lock line says so), or while a thread alone runs its transactions on the read side
  * (tm_serial_lock_alone). In serial mode a writer takes the word and goes, like a mutex. */
-#include "tx.h"
-#include "mode.h"
+#include "serial_lock.h"
+#include "wait.h"
 
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
@@ -27,7 +27,7 @@
 
 /* Alone on its cache line: every hardware transaction reads it, so a neighbour's writes would
  * abort them all. */
-struct tm_serial_lock_line tm_serial_lock;
+struct tm_serial_lock_line tm_serial_lock = { .algo = TM_ALGO_serial, .speculative = false };
 #define lock_word tm_serial_lock.word
 
 bool tm_serial_asymmetric; /* membarrier works: readers need no fence (tx.h) */
@@ -102,7 +102,8 @@ void tm_serial_write_lock(struct tm_tx *tx)
             tm_futex_wait(&lock_word, 2, 0);
     }
     /* The mode changes only under the word: stable now. */
-    if (tm_mode_algo()->speculative || tm_thread_count() <= 1)
+    if (atomic_load_explicit(&tm_serial_lock.speculative, memory_order_relaxed) ||
+        tm_thread_count() <= 1)
         drain_readers(tx);
 }
 

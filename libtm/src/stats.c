@@ -5,7 +5,9 @@
 #include "adapt.h"
 #include "contention.h"
 #include "fatal.h"
-#include "htm.h"
+#include "config.h"
+#include "htm_guard.h"
+#include "registry.h"
 #include "../include/libtm.h"
 
 #include <dlfcn.h>

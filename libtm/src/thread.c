@@ -1,27 +1,18 @@
-/* Thread descriptors: created at a thread's first transaction, registered in a global list
- * that other threads scan (serial lock, quiescence), and recycled when the thread exits.
- * Descriptors are never freed, so a scanner can walk the list without a lock. */
-#include "tx.h"
+/* Thread descriptors (thread.h): taken from the registry (registry.c) at a thread's first
+ * transaction, recycled when the thread exits; fork handling; transaction ids. */
+#include "thread.h"
 #include "events.h"
 #include "fatal.h"
+#include "serial_lock.h"
+#include "startup.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 
-static _Atomic(struct tm_tx *) all_descriptors;
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
-_Atomic unsigned tm_threads;
-unsigned tm_fork_generation;
-static unsigned next_index;
-
-struct tm_tx *tm_all_descriptors(void)
-{
-    return atomic_load_explicit(&all_descriptors, memory_order_acquire);
-}
 
 static void thread_exit(void *arg)
 {
@@ -48,12 +39,12 @@ static void fork_prepare(void)
     fork_holds_serial = !self || self->depth == 0;
     if (fork_holds_serial)
         tm_serial_write_lock(self);
-    pthread_mutex_lock(&registry_lock);
+    tm_registry_lock();
 }
 
 static void fork_parent(void)
 {
-    pthread_mutex_unlock(&registry_lock);
+    tm_registry_unlock();
     if (fork_holds_serial)
         tm_serial_write_unlock(tm_current);
 }
@@ -61,22 +52,7 @@ static void fork_parent(void)
 /* In the child only the forking thread exists: every other descriptor is free again. */
 static void fork_child(void)
 {
-    pthread_mutex_init(&registry_lock, NULL);
-    tm_fork_generation++;
-    if (tm_current)
-        tm_current->generation = tm_fork_generation;
-    unsigned n = 0;
-    for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
-        if (d != tm_current) {
-            atomic_store(&d->in_use, false);
-            atomic_store(&d->reader, 0);
-            atomic_store(&d->published, TM_INACTIVE);
-            atomic_store(&d->read_limit, 0);
-        } else if (atomic_load(&d->in_use)) {
-            n++;
-        }
-    }
-    atomic_store(&tm_threads, n);
+    tm_registry_after_fork(tm_current);
     tm_serial_lock_after_fork();
     fork_holds_serial = false;
 }
@@ -86,7 +62,7 @@ static void make_exit_key(void)
     if (pthread_key_create(&exit_key, thread_exit) != 0)
         tm_fatal("cannot create the thread-exit key");
     pthread_atfork(fork_prepare, fork_parent, fork_child);
-    tm_config_init();
+    tm_startup();
 }
 
 /* Configuration is read when the library loads (so LIBTM_VERBOSE speaks at start), or at the
@@ -125,27 +101,7 @@ static uintptr_t stack_low_end(void)
 struct tm_tx *tm_tx_create(void)
 {
     pthread_once(&exit_key_once, make_exit_key);
-    struct tm_tx *tx = NULL;
-    pthread_mutex_lock(&registry_lock);
-    for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
-        if (!atomic_load_explicit(&d->in_use, memory_order_acquire)) {
-            tx = d;
-            break;
-        }
-    }
-    if (!tx) {
-        if (posix_memalign((void **)&tx, TM_CACHELINE, sizeof *tx) != 0)
-            tm_fatal("out of memory creating a thread descriptor");
-        memset(tx, 0, sizeof *tx);
-        tx->thread_index = next_index++;
-        atomic_store(&tx->published, TM_INACTIVE);
-        atomic_store(&tx->in_use, true);
-        tx->next_all = tm_all_descriptors();
-        atomic_store_explicit(&all_descriptors, tx, memory_order_release);
-    } else {
-        atomic_store(&tx->in_use, true);
-    }
-    pthread_mutex_unlock(&registry_lock);
+    struct tm_tx *tx = tm_registry_take();
     tx->state = TX_INACTIVE;
     tx->algo = &tm_algo_irrevocable;
     tx->depth = 0;

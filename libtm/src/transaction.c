@@ -1,11 +1,19 @@
 /* Beginning, committing, cancelling and restarting transactions; nesting; irrevocability.
  * libtm/ABI.md §4-§7 is the contract. */
-#include "tx.h"
+#include "transaction.h"
+#include "actions.h"
+#include "alloc.h"
+#include "clone_table.h"
+#include "config.h"
+#include "eh.h"
 #include "events.h"
 #include "fatal.h"
 #include "htm.h"
-#include "mode.h"
+#include "privatization.h"
+#include "serial_lock.h"
 #include "stats.h"
+#include "thread.h"
+#include "undo_log.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -449,4 +457,17 @@ void _ITM_changeTransactionMode(int mode)
         tm_fatal_abort("_ITM_changeTransactionMode: unknown mode %d (only modeSerialIrrevocable, 0)",
                        mode);
     tm_go_irrevocable(tx);
+}
+
+/* A function without a transactional clone can only run irrevocably (ABI.md). */
+void *_ITM_getTMCloneOrIrrevocable(void *fn)
+{
+    tm_htm_need_software();
+    void *clone = tm_clone_lookup(fn);
+    if (clone)
+        return clone;
+    struct tm_tx *tx = tm_current;
+    if (tx && tx->depth > 0)
+        tm_go_irrevocable(tx);
+    return fn;
 }

@@ -1,7 +1,7 @@
 /* The undo log: old bytes of every location written in place, restored newest first on
  * rollback. Entry layout: [data, padded to 8 bytes][address][length], so the log can be
  * walked backwards from its end. */
-#include "tx.h"
+#include "undo_log.h"
 
 #include <string.h>
 

@@ -3,6 +3,8 @@
  * most of its throughput that way). Waits for another thread's answer spin longer while there
  * are no more threads than processors: the other thread is then most likely running and
  * answers within microseconds, and yielding would only add system calls. */
+#include "wait.h"
+#include "registry.h"
 #include "tx.h"
 
 #include <linux/futex.h>

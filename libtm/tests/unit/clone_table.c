@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "tx.h"
+#include "clone_table.h"
 
 void _ITM_registerTMCloneTable(void *table, size_t count);
 void _ITM_deregisterTMCloneTable(void *table);

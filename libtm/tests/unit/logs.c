@@ -5,7 +5,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tx.h"
+#include "undo_log.h"
 
 static void log_grows_and_keeps_entries(void **state)
 {

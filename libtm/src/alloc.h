@@ -1,0 +1,12 @@
+/* Transactional allocation (alloc.c): what a rollback frees and a commit frees late. */
+#ifndef LIBTM_ALLOC_H
+#define LIBTM_ALLOC_H
+
+#include "tx.h"
+
+void tm_allocs_commit(struct tm_tx *tx);
+void tm_allocs_rollback(struct tm_tx *tx, size_t from);
+void tm_allocs_record(struct tm_tx *tx, void *ptr, size_t size, enum tm_alloc_kind kind);
+void tm_allocs_forget(struct tm_tx *tx, void *ptr);
+
+#endif

@@ -1,0 +1,86 @@
+/* The serial lock (serial_lock.c): readers are speculative transactions, the writer runs
+ * alone. Its cache line also holds the execution mode (mode.h changes it). */
+#ifndef LIBTM_SERIAL_LOCK_H
+#define LIBTM_SERIAL_LOCK_H
+
+#include "registry.h"
+
+void tm_serial_lock_init(void);
+void tm_serial_read_lock_slow(struct tm_tx *tx);
+void tm_serial_write_lock(struct tm_tx *tx);
+void tm_serial_write_unlock(struct tm_tx *tx);
+bool tm_serial_try_upgrade(struct tm_tx *tx); /* reader -> writer, false if another writer */
+bool tm_serial_writer_active(void);
+/* The lock word (0 free, else held by a writer) and the execution mode (mode.h: the htm mode
+ * flag and the algorithm that new software transactions use), alone on a cache line: every
+ * hardware transaction reads the first two (begin_x86_64.S: offsets 0 and 4), so writes to
+ * neighbours would abort them; all change rarely, and the mode only under the write side. */
+struct tm_serial_lock_line {
+    _Alignas(TM_CACHELINE) _Atomic uint32_t word;
+    _Atomic uint8_t htm_mode;    /* 1: new transactions try the hardware */
+    _Atomic uint8_t algo;        /* enum tm_algo_id of new software transactions */
+    _Atomic uint8_t speculative; /* ... and whether it runs beside others (readers can run) */
+    char padding[TM_CACHELINE - sizeof(uint32_t) - 3];
+};
+extern struct tm_serial_lock_line tm_serial_lock __attribute__((visibility("hidden")));
+
+/* The mode in force (mode.h changes it). */
+static inline bool tm_htm_mode_on(void)
+{
+    return atomic_load_explicit(&tm_serial_lock.htm_mode, memory_order_relaxed) != 0;
+}
+
+/* The algorithm of new software transactions (read again under the serial lock's read side:
+ * stable while it is held). */
+static inline const struct tm_algo *tm_mode_algo(void)
+{
+    return tm_algos[atomic_load_explicit(&tm_serial_lock.algo, memory_order_relaxed)];
+}
+void tm_serial_lock_after_fork(void);
+extern bool tm_serial_asymmetric __attribute__((visibility("hidden")));
+
+/* The reader's side of the serial lock's handshake: its flag before its look at the word. A
+ * compiler barrier where writers issue membarrier(2) (serial_lock.c), a fence otherwise. */
+static inline void tm_serial_reader_fence(void)
+{
+    if (likely(tm_serial_asymmetric))
+        atomic_signal_fence(memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* The reader's flag, then its look at the word. */
+static inline bool tm_serial_read_trylock(struct tm_tx *tx)
+{
+    atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
+    tm_serial_reader_fence();
+    return likely(atomic_load_explicit(&tm_serial_lock.word, memory_order_relaxed) == 0);
+}
+
+/* Waits while a writer holds the word (it sleeps). */
+static inline void tm_serial_read_lock(struct tm_tx *tx)
+{
+    if (unlikely(!tm_serial_read_trylock(tx)))
+        tm_serial_read_lock_slow(tx);
+}
+
+static inline void tm_serial_read_unlock(struct tm_tx *tx)
+{
+    atomic_store_explicit(&tx->reader, 0, memory_order_release);
+}
+
+/* A thread that is the only registered one runs exclusive transactions on the read side: a
+ * new thread registers under the write side (thread.c), which waits for this flag. Returns
+ * false when another thread is registered or a writer is there. */
+static inline bool tm_serial_lock_alone(struct tm_tx *tx)
+{
+    atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
+    tm_serial_reader_fence();
+    if (likely(atomic_load_explicit(&tm_serial_lock.word, memory_order_relaxed) == 0 &&
+               tm_thread_count() == 1))
+        return true;
+    atomic_store_explicit(&tx->reader, 0, memory_order_release);
+    return false;
+}
+
+#endif
