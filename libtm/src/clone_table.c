@@ -1,13 +1,20 @@
 /* Transactional clone tables (.tm_clone_table of every object, registered by crtbegin).
  * Registration can run before any constructor of libtm (from another library's init), so all
  * state here is valid when zero-initialised. Tables are sorted in place by original address
- * and searched by range check + binary search. */
+ * before they are linked in, and searched by range check + binary search.
+ *
+ * Lookups take no lock: every indirect call in a transaction asks for a clone, and a shared
+ * reader lock would make every such call of every thread write the same cache line. Tables
+ * change only when a library is loaded or unloaded: those changes take a mutex among
+ * themselves and publish with release stores, and the node of a removed table is never freed
+ * (a lookup may still be walking past it; its link still leads on). */
 #include "clone_table.h"
 #include "tx.h"
 #include "fatal.h"
 #include "htm_guard.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 struct clone_entry {
@@ -19,11 +26,11 @@ struct clone_table {
     struct clone_entry *entries;
     size_t count;
     void *lowest, *highest;
-    struct clone_table *next;
+    _Atomic(struct clone_table *) next;
 };
 
-static pthread_rwlock_t tables_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct clone_table *tables;
+static pthread_mutex_t changes_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(struct clone_table *) tables;
 
 static int by_original(const void *a, const void *b)
 {
@@ -44,31 +51,35 @@ void _ITM_registerTMCloneTable(void *table, size_t count)
     qsort(t->entries, count, sizeof *t->entries, by_original);
     t->lowest = t->entries[0].original;
     t->highest = t->entries[count - 1].original;
-    pthread_rwlock_wrlock(&tables_lock);
-    t->next = tables;
-    tables = t;
-    pthread_rwlock_unlock(&tables_lock);
+    pthread_mutex_lock(&changes_lock);
+    atomic_store_explicit(&t->next, atomic_load_explicit(&tables, memory_order_relaxed),
+                          memory_order_relaxed);
+    atomic_store_explicit(&tables, t, memory_order_release);
+    pthread_mutex_unlock(&changes_lock);
 }
 
 void _ITM_deregisterTMCloneTable(void *table)
 {
-    pthread_rwlock_wrlock(&tables_lock);
-    for (struct clone_table **p = &tables; *p; p = &(*p)->next) {
-        if ((*p)->entries == table) {
-            struct clone_table *dead = *p;
-            *p = dead->next;
-            free(dead);
+    pthread_mutex_lock(&changes_lock);
+    for (_Atomic(struct clone_table *) *p = &tables; ; ) {
+        struct clone_table *t = atomic_load_explicit(p, memory_order_relaxed);
+        if (!t)
+            break;
+        if (t->entries == table) {
+            atomic_store_explicit(p, atomic_load_explicit(&t->next, memory_order_relaxed),
+                                  memory_order_release);
             break;
         }
+        p = &t->next;
     }
-    pthread_rwlock_unlock(&tables_lock);
+    pthread_mutex_unlock(&changes_lock);
 }
 
 void *tm_clone_lookup(void *fn)
 {
     void *clone = NULL;
-    pthread_rwlock_rdlock(&tables_lock);
-    for (struct clone_table *t = tables; t && !clone; t = t->next) {
+    for (struct clone_table *t = atomic_load_explicit(&tables, memory_order_acquire); t && !clone;
+         t = atomic_load_explicit(&t->next, memory_order_acquire)) {
         if ((uintptr_t)fn < (uintptr_t)t->lowest || (uintptr_t)fn > (uintptr_t)t->highest)
             continue;
         size_t lo = 0, hi = t->count;
@@ -85,7 +96,6 @@ void *tm_clone_lookup(void *fn)
                 hi = mid;
         }
     }
-    pthread_rwlock_unlock(&tables_lock);
     return clone;
 }
 
