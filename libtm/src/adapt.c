@@ -3,8 +3,9 @@
  * included. With one thread the mode is serial: nothing beats running the uninstrumented code
  * alone, as GCC's runtime also assumes. With more, time is cut into epochs: a probe runs each
  * candidate for a short epoch and measures its commit rate, twice, in mirrored order (A B C,
- * then C B A: a slow drift of the workload favours nobody), and keeps each candidate's better
- * sample (another process that takes a processor for a moment only ever lowers a sample);
+ * then C B A: a slow drift of the workload favours nobody; the second pass skips those the
+ * first found at less than half the best), and keeps each candidate's better sample (another
+ * process that takes a processor for a moment only ever lowers a sample);
  * the fastest then holds for a
  * longer epoch, which doubles (up to MAX_HOLD_NS) while the same candidate keeps winning, so
  * that the cost of probing the slower ones shrinks in a steady workload; the hold's rate
@@ -154,8 +155,13 @@ static int next_probe(int from)
         /* The last one again: the second pass starts with it, without a switch. */
         return from;
     }
+    double top = 0;
+    for (int i = 0; i < tuner.candidates; i++)
+        if (tuner.candidate[i].round_best > top)
+            top = tuner.candidate[i].round_best;
+    /* The second pass only for those the first did not show to be far behind. */
     for (int i = from - 1; i >= 0; i--)
-        if (worth_probing(i))
+        if (worth_probing(i) && tuner.candidate[i].round_best >= CLEAR_LOSS_SHARE * top)
             return i;
     return -1;
 }
