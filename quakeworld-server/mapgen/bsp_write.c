@@ -1,6 +1,7 @@
-/* Serialises a box map into a BSP29 file: the three hull trees, one model, a visibility row
- * shared by every leaf (everything sees everything), one texture, the entity lump and, when
- * asked, drawable faces attached to the hull-0 nodes of their plane. */
+/* Serialises a box map into a BSP29 file: the three hull trees, the world model and one brush
+ * model per trigger volume (its own small trees, no faces), a visibility row shared by every
+ * leaf (everything sees everything), the textures, the entity lump and, when asked, drawable
+ * faces attached to the hull-0 nodes of their plane. */
 #include "bytebuf.h"
 #include "faces.h"
 #include "mapgen.h"
@@ -162,10 +163,23 @@ static void put_entities(const qwmg_map *map, mg_buf *b)
     mg_buf_put(b, line, (size_t)n);
     for (int i = 0; i < map->num_entities; i++) {
         const qwmg_entity *e = &map->entities[i];
-        n = snprintf(line, sizeof line, "{\n\"classname\" \"%s\"\n\"origin\" \"%g %g %g\"\n"
-                     "\"angle\" \"%g\"\n}\n", e->classname, e->origin[0], e->origin[1],
-                     e->origin[2], e->angle);
+        n = snprintf(line, sizeof line, "{\n\"classname\" \"%s\"\n", e->classname);
         mg_buf_put(b, line, (size_t)n);
+        if (e->model[0])      /* a brush entity: its model says where it is */
+            n = snprintf(line, sizeof line, "\"model\" \"%s\"\n", e->model);
+        else
+            n = snprintf(line, sizeof line, "\"origin\" \"%g %g %g\"\n\"angle\" \"%g\"\n",
+                         e->origin[0], e->origin[1], e->origin[2], e->angle);
+        mg_buf_put(b, line, (size_t)n);
+        if (e->target[0]) {
+            n = snprintf(line, sizeof line, "\"target\" \"%s\"\n", e->target);
+            mg_buf_put(b, line, (size_t)n);
+        }
+        if (e->targetname[0]) {
+            n = snprintf(line, sizeof line, "\"targetname\" \"%s\"\n", e->targetname);
+            mg_buf_put(b, line, (size_t)n);
+        }
+        mg_buf_put(b, "}\n", 2);
     }
     mg_buf_u8(b, 0);
 }
@@ -334,6 +348,25 @@ static void put_lump(mg_buf *file, int lump, const void *data, size_t len)
         mg_buf_put(file, data, len);
 }
 
+/* One model record: its bounds, the head of each hull's tree (hull 3 unused), its visible
+ * leafs and its faces (from face 0). */
+static void put_model(mg_buf *models, const float mins[3], const float maxs[3],
+                      const int heads[QW_MAX_HULLS], int visleafs, int numfaces)
+{
+    for (int i = 0; i < 3; i++)
+        mg_buf_f32(models, mins[i]);
+    for (int i = 0; i < 3; i++)
+        mg_buf_f32(models, maxs[i]);
+    for (int i = 0; i < 3; i++)
+        mg_buf_f32(models, 0);
+    for (int h = 0; h < QW_MAX_HULLS; h++)
+        mg_buf_i32(models, heads[h]);
+    mg_buf_i32(models, 0);
+    mg_buf_i32(models, visleafs);
+    mg_buf_i32(models, 0);
+    mg_buf_i32(models, numfaces);
+}
+
 int qwmg_build_bsp(const qwmg_map *map, uint8_t **out, size_t *len, char *err, size_t errlen)
 {
     writer w = {.map = map, .err = err, .errlen = errlen};
@@ -390,6 +423,23 @@ int qwmg_build_bsp(const qwmg_map *map, uint8_t **out, size_t *len, char *err, s
     mg_face_list_free(&faces);
 
     int visleafs = w.num_leafs - 1;
+    /* Brush models *1, *2, ...: each trigger volume with trees of its own, after the world's
+     * leafs (the visible ones), and no faces: triggers are never drawn. */
+    int sub_heads[QWMG_MAX_TRIGGERS][QW_MAX_HULLS];
+    for (int t = 0; t < map->num_triggers; t++) {
+        for (int h = 0; h < QW_MAX_HULLS; h++) {
+            mg_tnode *tree = mg_build_box_tree(map->triggers[t].mins, map->triggers[t].maxs,
+                                               qw_hull_mins[h], qw_hull_maxs[h], w.world_mins,
+                                               w.world_maxs);
+            if (!tree) {
+                w.overflow = 1;
+                sub_heads[t][h] = 0;
+                continue;
+            }
+            sub_heads[t][h] = h == 0 ? emit_hull0(&w, tree, 0) : emit_clip(&w, tree);
+            mg_tree_free(tree);
+        }
+    }
     mg_buf vis = {0};
     for (int i = 0; i < (visleafs + 7) / 8; i++)
         mg_buf_u8(&vis, 0xff);   /* one row, shared: every leaf sees every leaf */
@@ -403,19 +453,10 @@ int qwmg_build_bsp(const qwmg_map *map, uint8_t **out, size_t *len, char *err, s
     }
 
     mg_buf models = {0};
-    for (int i = 0; i < 3; i++)
-        mg_buf_f32(&models, w.world_mins[i]);
-    for (int i = 0; i < 3; i++)
-        mg_buf_f32(&models, w.world_maxs[i]);
-    for (int i = 0; i < 3; i++)
-        mg_buf_f32(&models, 0);
-    mg_buf_i32(&models, head0);
-    mg_buf_i32(&models, head1);
-    mg_buf_i32(&models, head2);
-    mg_buf_i32(&models, 0);
-    mg_buf_i32(&models, visleafs);
-    mg_buf_i32(&models, 0);
-    mg_buf_i32(&models, fl.num_faces);
+    int world_heads[QW_MAX_HULLS] = {head0, head1, head2};
+    put_model(&models, w.world_mins, w.world_maxs, world_heads, visleafs, fl.num_faces);
+    for (int t = 0; t < map->num_triggers; t++)
+        put_model(&models, map->triggers[t].mins, map->triggers[t].maxs, sub_heads[t], 0, 0);
 
     mg_buf ents = {0}, tex = {0}, texinfo = {0};
     put_entities(map, &ents);

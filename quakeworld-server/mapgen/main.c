@@ -1,5 +1,5 @@
-/* qwmapgen: writes a BSP29 arena map (one closed room with pillars, crates, spawns, items)
- * that both our server and real QuakeWorld servers load. */
+/* qwmapgen: writes a BSP29 arena map (one closed room with pillars, crates, spawns, items,
+ * rocket launchers, teleporters) that both our server and real QuakeWorld servers load. */
 #include "mapgen.h"
 #include "bsp.h"
 
@@ -15,7 +15,8 @@ static void usage(FILE *out)
     fprintf(out,
         "Usage: qwmapgen -o FILE.bsp [options]\n"
         "Writes a BSP29 QuakeWorld map: one closed room (floor at z=0, centred on x=y=0) with\n"
-        "axis-aligned pillars and crates, deathmatch spawn points and items.\n"
+        "axis-aligned pillars and crates, deathmatch spawn points, items, rocket launchers and\n"
+        "teleporters.\n"
         "\n"
         "  -o, --output FILE    map to write, e.g. DIR/id1/maps/arena.bsp (folders are created)\n"
         "      --size N         room width and depth in units (default 1024, 256..7680)\n"
@@ -26,6 +27,16 @@ static void usage(FILE *out)
         "      --items LIST     comma-separated item classnames, one of each listed (default\n"
         "                       item_health,item_health,item_armor1,weapon_rocketlauncher,\n"
         "                       item_rockets,item_shells); \"\" for none\n"
+        "      --launchers N    rocket launchers, each with a box of rockets, besides --items;\n"
+        "                       launcher n lies on spawn point n (whoever spawns there starts\n"
+        "                       armed), the rockets anywhere (default 0, at most 128)\n"
+        "      --teleporters N  teleporters: invisible trigger_teleport pads (64 units wide,\n"
+        "                       brush models *1..*N) sending players to an\n"
+        "                       info_teleport_destination at least a quarter of the room away\n"
+        "                       (default 0, at most 32)\n"
+        "      --teleport-destinations M  destinations of those pads, shared in turn (pad n\n"
+        "                       sends to destination n mod M): fewer than N crowd the\n"
+        "                       arrivals, who telefrag each other (default 0: one per pad)\n"
         "      --seed N         layout seed (default 1); same options + seed = same file\n"
         "      --box X1,Y1,Z1,X2,Y2,Z2  add a solid box (repeatable; e.g. stairs for tests)\n"
         "      --water X1,Y1,Z1,X2,Y2,Z2  add a water volume (repeatable); also --slime, --lava\n"
@@ -68,7 +79,8 @@ static int make_parents(const char *path)
 }
 
 enum { OPT_SIZE = 256, OPT_HEIGHT, OPT_PILLARS, OPT_CRATES, OPT_SPAWNS, OPT_ITEMS, OPT_SEED,
-       OPT_BOX, OPT_MESSAGE, OPT_NO_FACES, OPT_WATER, OPT_SLIME, OPT_LAVA };
+       OPT_BOX, OPT_MESSAGE, OPT_NO_FACES, OPT_WATER, OPT_SLIME, OPT_LAVA, OPT_LAUNCHERS,
+       OPT_TELEPORTERS, OPT_TELEPORT_DESTINATIONS };
 
 int main(int argc, char **argv)
 {
@@ -79,7 +91,12 @@ int main(int argc, char **argv)
         {"items", required_argument, 0, OPT_ITEMS}, {"seed", required_argument, 0, OPT_SEED},
         {"box", required_argument, 0, OPT_BOX}, {"message", required_argument, 0, OPT_MESSAGE},
         {"no-faces", no_argument, 0, OPT_NO_FACES}, {"water", required_argument, 0, OPT_WATER},
-        {"slime", required_argument, 0, OPT_SLIME}, {"lava", required_argument, 0, OPT_LAVA}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"slime", required_argument, 0, OPT_SLIME}, {"lava", required_argument, 0, OPT_LAVA},
+        {"launchers", required_argument, 0, OPT_LAUNCHERS},
+        {"teleporters", required_argument, 0, OPT_TELEPORTERS},
+        {"teleport-destinations", required_argument, 0, OPT_TELEPORT_DESTINATIONS},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     qwmg_arena_options opt;
     qwmg_arena_defaults(&opt);
     const char *output = NULL, *message = NULL;
@@ -97,6 +114,9 @@ int main(int argc, char **argv)
         case OPT_CRATES: if (parse_number("--crates", optarg, 0, QWMG_MAX_BOXES, &v)) return 2; opt.crates = (int)v; break;
         case OPT_SPAWNS: if (parse_number("--spawns", optarg, 1, 64, &v)) return 2; opt.spawns = (int)v; break;
         case OPT_ITEMS: opt.items = optarg; break;
+        case OPT_LAUNCHERS: if (parse_number("--launchers", optarg, 0, QWMG_MAX_ENTITIES / 2, &v)) return 2; opt.launchers = (int)v; break;
+        case OPT_TELEPORTERS: if (parse_number("--teleporters", optarg, 0, QWMG_MAX_TRIGGERS, &v)) return 2; opt.teleporters = (int)v; break;
+        case OPT_TELEPORT_DESTINATIONS: if (parse_number("--teleport-destinations", optarg, 0, QWMG_MAX_TRIGGERS, &v)) return 2; opt.teleport_destinations = (int)v; break;
         case OPT_SEED: if (parse_number("--seed", optarg, 0, 4294967295.0, &v)) return 2; opt.seed = (unsigned)v; break;
         case OPT_MESSAGE: message = optarg; break;
         case OPT_NO_FACES: no_faces = 1; break;

@@ -1,5 +1,7 @@
 /* qwmapgen's library (build/lib/libqwmapgen.a): turns a room plus axis-aligned solid boxes into
- * a BSP29 map file, and lays out a random arena (pillars, crates, spawns, items).
+ * a BSP29 map file, and lays out a random arena (pillars, crates, spawns, items, rocket
+ * launchers, teleporters). Trigger volumes (the teleporters' pads) become brush models *1, *2,
+ * ... with trees of their own, which only the entities naming them use.
  *
  * The map is one closed room: everything outside room_mins..room_maxs is solid (walls of
  * `wall` units are what the bounds and faces show), and every box is solid. The BSP trees are
@@ -13,6 +15,7 @@
 
 #define QWMG_MAX_BOXES 256
 #define QWMG_MAX_ENTITIES 256
+#define QWMG_MAX_TRIGGERS 32
 
 typedef struct qwmg_box {
     float mins[3], maxs[3];
@@ -21,8 +24,10 @@ typedef struct qwmg_box {
 
 typedef struct qwmg_entity {
     char classname[64];
-    float origin[3];
+    float origin[3];           /* a brush entity's centre, for the layout (not written) */
     float angle;               /* yaw in degrees */
+    char model[8];             /* a brush entity's model ("*1", ...); "" for a point entity */
+    char target[16], targetname[16];   /* what it fires or sends to; its own name; or "" */
 } qwmg_entity;
 
 typedef struct qwmg_map {
@@ -32,6 +37,8 @@ typedef struct qwmg_map {
     qwmg_box boxes[QWMG_MAX_BOXES];     /* solid boxes and liquid volumes inside the room */
     int num_entities;
     qwmg_entity entities[QWMG_MAX_ENTITIES];
+    int num_triggers;
+    qwmg_box triggers[QWMG_MAX_TRIGGERS];   /* trigger volumes: brush models *1, *2, ... */
     char message[64];                   /* worldspawn "message" (level title) */
     int with_faces;                     /* write renderable faces (else only collision data) */
 } qwmg_map;
@@ -46,6 +53,12 @@ int qwmg_add_liquid(qwmg_map *map, const float mins[3], const float maxs[3], int
                     char *err, size_t errlen);
 int qwmg_add_entity(qwmg_map *map, const char *classname, const float origin[3], float angle,
                     char *err, size_t errlen);
+/* Adds an invisible trigger volume as the map's next brush model and the brush entity that
+ * uses it (classname, e.g. trigger_teleport, firing `target`). Returns the entity, or NULL
+ * with a message when full or the volume is empty/outside the room. */
+qwmg_entity *qwmg_add_trigger(qwmg_map *map, const char *classname, const float mins[3],
+                              const float maxs[3], const char *target, char *err,
+                              size_t errlen);
 
 /* Writes the BSP29 file into a malloc'ed buffer (*out, *len). Returns 0, or -1 with a message. */
 int qwmg_build_bsp(const qwmg_map *map, uint8_t **out, size_t *len, char *err, size_t errlen);
@@ -55,12 +68,17 @@ typedef struct qwmg_arena_options {
     float size, height;
     int pillars, crates, spawns;
     const char *items;         /* comma-separated classnames, each placed once */
+    int launchers;             /* rocket launchers (on the first spawn points), each with a
+                                  box of rockets, beside items */
+    int teleporters;           /* trigger_teleport pads (at most QWMG_MAX_TRIGGERS) */
+    int teleport_destinations; /* their destinations, pads sharing them in turn; 0 = one each */
     unsigned seed;
 } qwmg_arena_options;
 
 void qwmg_arena_defaults(qwmg_arena_options *opt);
-/* Fills map with the room, pillars, crates, spawn points and items, placed so that nothing
- * overlaps and every spawn has room for a player. Returns 0, or -1 with a message. */
+/* Fills map with the room, pillars, crates, spawn points, items, launchers and teleporters,
+ * placed so that nothing overlaps and every spawn has room for a player. Returns 0, or -1
+ * with a message. */
 int qwmg_arena_layout(qwmg_map *map, const qwmg_arena_options *opt, char *err, size_t errlen);
 
 #endif

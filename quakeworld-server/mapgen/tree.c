@@ -149,9 +149,10 @@ static mg_tnode *build_cell(const box_list *in, const float mins[3], const float
     return node;
 }
 
-/* Splits `cell` by one wall plane of the room: the outside half is solid. */
-static mg_tnode *wall_node(int axis, float dist, int outside_is_front, float mins[3], float maxs[3],
-                           mg_tnode **inside_slot_out)
+/* Splits `cell` by one face plane of a box: the outside half is a leaf of `outside`
+ * contents, the inside continues in `mins`..`maxs`. */
+static mg_tnode *wall_node(int axis, float dist, int outside_is_front, int outside,
+                           float mins[3], float maxs[3])
 {
     mg_tnode *node = new_node(mins, maxs);
     if (!node)
@@ -170,14 +171,48 @@ static mg_tnode *wall_node(int axis, float dist, int outside_is_front, float min
         omaxs[axis] = dist;
         mins[axis] = dist;
     }
-    mg_tnode *solid = new_leaf(QW_CONTENTS_SOLID, omins, omaxs);
-    if (!solid) {
+    mg_tnode *leaf = new_leaf(outside, omins, omaxs);
+    if (!leaf) {
         free(node);
         return NULL;
     }
-    node->child[outside_is_front ? 0 : 1] = solid;
-    *inside_slot_out = node;
+    node->child[outside_is_front ? 0 : 1] = leaf;
     return node;
+}
+
+/* A chain of six nodes on the faces of the box lo..hi, whatever lies outside it a leaf of
+ * `outside` contents. Returns the root, with the last node and its free child (where the
+ * inside goes, the cell mins..maxs) in *last and *last_slot; NULL on out of memory. */
+static mg_tnode *six_faces(const float lo[3], const float hi[3], int outside,
+                           const float world_mins[3], const float world_maxs[3], float mins[3],
+                           float maxs[3], mg_tnode **last, int *last_slot)
+{
+    for (int i = 0; i < 3; i++) {
+        mins[i] = world_mins[i];
+        maxs[i] = world_maxs[i];
+    }
+    mg_tnode *root = NULL, *parent = NULL;
+    int parent_slot = 0;
+    for (int axis = 0; axis < 3; axis++) {
+        for (int side = 0; side < 2; side++) {
+            /* side 0: plane at the low face, outside behind it;
+             * side 1: plane at the high face, outside in front. */
+            mg_tnode *node = wall_node(axis, side ? hi[axis] : lo[axis], side, outside, mins, maxs);
+            if (!node) {
+                mg_tree_free(root);
+                return NULL;
+            }
+            if (parent)
+                parent->child[parent_slot] = node;
+            else
+                root = node;
+            parent = node;
+            parent_slot = side ? 1 : 0;
+        }
+    }
+    *last = parent;
+    *last_slot = parent_slot;
+    return root;
 }
 
 mg_tnode *mg_build_hull_tree(const qwmg_map *map, const float clip_mins[3],
@@ -208,35 +243,42 @@ mg_tnode *mg_build_hull_tree(const qwmg_map *map, const float clip_mins[3],
         grown.boxes[grown.count++] = g;
     }
 
-    /* Chain of the six room planes; each node's missing child is the next one. */
+    /* The six room planes, outside solid; the inside is the room's cell. */
     float mins[3], maxs[3];
-    for (int i = 0; i < 3; i++) {
-        mins[i] = world_mins[i];
-        maxs[i] = world_maxs[i];
-    }
-    mg_tnode *root = NULL, *parent = NULL;
-    int parent_slot = 0;
-    for (int axis = 0; axis < 3; axis++) {
-        for (int side = 0; side < 2; side++) {
-            /* side 0: plane at the low wall, outside (solid) behind it;
-             * side 1: plane at the high wall, outside in front. */
-            mg_tnode *node;
-            if (!wall_node(axis, side ? inner_maxs[axis] : inner_mins[axis], side, mins, maxs, &node)) {
-                mg_tree_free(root);
-                free(grown.boxes);
-                return NULL;
-            }
-            if (parent)
-                parent->child[parent_slot] = node;
-            else
-                root = node;
-            parent = node;
-            parent_slot = side ? 1 : 0;
-        }
+    mg_tnode *parent;
+    int parent_slot;
+    mg_tnode *root = six_faces(inner_mins, inner_maxs, QW_CONTENTS_SOLID, world_mins, world_maxs,
+                               mins, maxs, &parent, &parent_slot);
+    if (!root) {
+        free(grown.boxes);
+        return NULL;
     }
     parent->child[parent_slot] = build_cell(&grown, mins, maxs);
     free(grown.boxes);
     if (!parent->child[parent_slot]) {
+        mg_tree_free(root);
+        return NULL;
+    }
+    return root;
+}
+
+mg_tnode *mg_build_box_tree(const float box_mins[3], const float box_maxs[3],
+                            const float clip_mins[3], const float clip_maxs[3],
+                            const float world_mins[3], const float world_maxs[3])
+{
+    float lo[3], hi[3], mins[3], maxs[3];
+    for (int i = 0; i < 3; i++) {
+        lo[i] = box_mins[i] - clip_maxs[i];
+        hi[i] = box_maxs[i] - clip_mins[i];
+    }
+    mg_tnode *last;
+    int slot;
+    mg_tnode *root = six_faces(lo, hi, QW_CONTENTS_EMPTY, world_mins, world_maxs, mins, maxs,
+                               &last, &slot);
+    if (!root)
+        return NULL;
+    last->child[slot] = new_leaf(QW_CONTENTS_SOLID, mins, maxs);
+    if (!last->child[slot]) {
         mg_tree_free(root);
         return NULL;
     }

@@ -20,6 +20,12 @@ typedef struct mg_tnode {
 mg_tnode *mg_build_hull_tree(const qwmg_map *map, const float clip_mins[3],
                              const float clip_maxs[3], const float world_mins[3],
                              const float world_maxs[3]);
+/* The tree of one hull of a brush model: solid inside the box mins..maxs grown by the hull
+ * box clip_mins..clip_maxs, empty around it (six splits on its faces). NULL on out of
+ * memory. */
+mg_tnode *mg_build_box_tree(const float box_mins[3], const float box_maxs[3],
+                            const float clip_mins[3], const float clip_maxs[3],
+                            const float world_mins[3], const float world_maxs[3]);
 void mg_tree_free(mg_tnode *node);
 
 #endif

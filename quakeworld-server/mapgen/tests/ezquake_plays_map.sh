@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A real QuakeWorld client (ezquake, under Xvfb) connects to mvdsv running a qwmapgen map,
-# loads and draws it, and enters the game. Skips (exit 77) when ezquake, Xvfb, mvdsv/KTX or the
+# A real QuakeWorld client (ezquake, under Xvfb) connects to mvdsv running a qwmapgen map
+# (with rocket launchers and teleporters: brush models *1..*4 that it loads too), loads and
+# draws it, and enters the game. Skips (exit 77) when ezquake, Xvfb, mvdsv/KTX or the
 # shared game data (gfx, models) are missing. Usage: ezquake_plays_map.sh QWMAPGEN PORT
 set -u
 mapgen=$1
@@ -23,7 +24,7 @@ cleanup() {   # ezquake ignores TERM: one second, then KILL
 trap cleanup EXIT INT TERM
 
 make_game_dir "$base" arena "$shared"
-"$mapgen" -o "$base/id1/maps/arena.bsp" || exit 1
+"$mapgen" -o "$base/id1/maps/arena.bsp" --launchers 2 --teleporters 4 || exit 1
 
 start_mvdsv "$base" "$port" arena "$base/mvdsv.log"
 pids+=($!)

@@ -48,4 +48,6 @@ check_map() {   # name, qwmapgen options...
 
 check_map arena
 check_map bigarena --size 3000 --height 384 --pillars 20 --crates 30 --spawns 16 --seed 5
+# the benchmarks' one-room map: brush models *1..*24 (the teleporter pads), launchers
+check_map pads --size 1536 --spawns 32 --launchers 8 --teleporters 24 --teleport-destinations 1
 exit $fail

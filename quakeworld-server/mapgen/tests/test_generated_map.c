@@ -236,6 +236,126 @@ static void liquids(void **state)
     qw_bsp_free(bsp);
 }
 
+/* --launchers and --teleporters: launcher n on spawn point n, each with a box of rockets; the
+ * pads are brush models *1..*N (bounds = the pad, every hull solid inside the pad grown by the
+ * hull's box and empty outside), trigger_teleport entities naming them and their target, and
+ * each destination a quarter of the room from every pad that sends to it, with room for a
+ * player. */
+static void launchers_and_teleporters(void **state)
+{
+    (void)state;
+    char err[256];
+    qwmg_arena_options opt;
+    qwmg_arena_defaults(&opt);
+    opt.size = 1536;
+    opt.spawns = 12;
+    opt.items = "item_health";   /* the default list has a launcher of its own */
+    opt.launchers = 3;
+    opt.teleporters = 6;
+    opt.teleport_destinations = 2;
+    assert_int_equal(qwmg_arena_layout(&map, &opt, err, sizeof err), 0);
+    assert_int_equal(map.num_triggers, 6);
+    uint8_t *file;
+    size_t len;
+    if (qwmg_build_bsp(&map, &file, &len, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    qw_bsp *bsp = qw_bsp_load_memory(file, len, "pads.bsp", err, sizeof err);
+    free(file);
+    if (!bsp)
+        fail_msg("%s", err);
+    assert_int_equal(qw_bsp_num_submodels(bsp), 6);
+
+    qw_entity_iter it;
+    static qw_entity_fields fields;
+    qw_entity_iter_init(&it, qw_bsp_entity_string(bsp));
+    float spawn[16][3], dest[2][3], pad_centre[6][3];
+    int spawns = 0, launchers = 0, rockets = 0, pads = 0, dests = 0, r;
+    char pad_target[6][16];
+    while ((r = qw_entity_next(&it, &fields)) == 1) {
+        const char *cls = qw_entity_get(&fields, "classname");
+        const char *org = qw_entity_get(&fields, "origin");
+        float o[3] = {0, 0, 0};
+        if (org)
+            assert_int_equal(sscanf(org, "%f %f %f", &o[0], &o[1], &o[2]), 3);
+        if (!strcmp(cls, "info_player_deathmatch")) {
+            memcpy(spawn[spawns++], o, sizeof o);
+        } else if (!strcmp(cls, "weapon_rocketlauncher")) {
+            /* on spawn point n (spawns come first in the entity list) */
+            assert_true(launchers < spawns);
+            assert_float_equal(o[0], spawn[launchers][0], 0);
+            assert_float_equal(o[1], spawn[launchers][1], 0);
+            assert_int_equal(qw_point_contents(bsp, o), QW_CONTENTS_EMPTY);
+            launchers++;
+        } else if (!strcmp(cls, "item_rockets")) {
+            rockets++;
+        } else if (!strcmp(cls, "trigger_teleport")) {
+            /* a brush entity: its model, no origin */
+            assert_null(org);
+            const char *model = qw_entity_get(&fields, "model"), *target =
+                qw_entity_get(&fields, "target");
+            assert_non_null(model);
+            assert_non_null(target);
+            int n = atoi(model + 1);
+            assert_int_equal(model[0], '*');
+            assert_int_equal(n, pads + 1);
+            snprintf(pad_target[pads], sizeof pad_target[0], "%s", target);
+            const qw_bsp_model *m = qw_bsp_get_model(bsp, n);
+            for (int i = 0; i < 3; i++) {
+                assert_float_equal(m->maxs[i] - m->mins[i], 64, 0);
+                pad_centre[pads][i] = (m->mins[i] + m->maxs[i]) / 2;
+            }
+            assert_float_equal(m->mins[2], 0, 0);
+            assert_int_equal(m->numfaces, 0);
+            /* every hull: solid inside the pad grown by the hull box, empty just outside */
+            for (int h = 0; h < QW_MAX_HULLS; h++) {
+                qw_bsp_hull hull;
+                assert_int_equal(qw_bsp_model_hull(bsp, n, h, &hull), 0);
+                float in[3] = {pad_centre[pads][0], pad_centre[pads][1], 32};
+                float edge[3] = {m->maxs[0] - qw_hull_mins[h][0] - 1, pad_centre[pads][1], 32};
+                float out[3] = {m->maxs[0] - qw_hull_mins[h][0] + 1, pad_centre[pads][1], 32};
+                assert_int_equal(qw_hull_point_contents(&hull, hull.firstclipnode, in),
+                                 QW_CONTENTS_SOLID);
+                assert_int_equal(qw_hull_point_contents(&hull, hull.firstclipnode, edge),
+                                 QW_CONTENTS_SOLID);
+                assert_int_equal(qw_hull_point_contents(&hull, hull.firstclipnode, out),
+                                 QW_CONTENTS_EMPTY);
+            }
+            /* the world's hulls do not see the pad: players walk onto it */
+            float on_pad[3] = {pad_centre[pads][0], pad_centre[pads][1], 24};
+            assert_int_equal(qw_hull_point_contents(&bsp->hulls[1], bsp->hulls[1].firstclipnode,
+                                                    on_pad), QW_CONTENTS_EMPTY);
+            pads++;
+        } else if (!strcmp(cls, "info_teleport_destination")) {
+            const char *name = qw_entity_get(&fields, "targetname");
+            assert_non_null(name);
+            char want[16];
+            snprintf(want, sizeof want, "tele%d", dests + 1);
+            assert_string_equal(name, want);
+            /* a player arriving 27 above it fits */
+            float arrive[3] = {o[0], o[1], o[2] + 27};
+            assert_int_equal(qw_hull_point_contents(&bsp->hulls[1], bsp->hulls[1].firstclipnode,
+                                                    arrive), QW_CONTENTS_EMPTY);
+            memcpy(dest[dests++], o, sizeof o);
+        }
+    }
+    assert_int_equal(r, 0);
+    assert_int_equal(spawns, 12);
+    assert_int_equal(launchers, 3);
+    assert_int_equal(rockets, 3);
+    assert_int_equal(pads, 6);
+    assert_int_equal(dests, 2);
+    for (int n = 0; n < pads; n++) {
+        /* pad n sends to destination n mod 2, a quarter of the room (384) away or more */
+        char want[16];
+        snprintf(want, sizeof want, "tele%d", n % 2 + 1);
+        assert_string_equal(pad_target[n], want);
+        const float *d = dest[n % 2];
+        float dx = d[0] - pad_centre[n][0], dy = d[1] - pad_centre[n][1];
+        assert_true(dx * dx + dy * dy >= 384.0f * 384.0f);
+    }
+    qw_bsp_free(bsp);
+}
+
 static void bad_options_rejected(void **state)
 {
     (void)state;
@@ -251,6 +371,38 @@ static void bad_options_rejected(void **state)
     assert_int_equal(qwmg_add_box(&map, a, b, err, sizeof err), -1);
     assert_int_equal(qwmg_add_box(&map, a, c, err, sizeof err), -1);
     assert_int_equal(qwmg_add_entity(&map, "bad\"name", a, 0, err, sizeof err), -1);
+
+    /* more teleporters than trigger volumes, more destinations than pads, too many pads
+     * for the room: each message names the option */
+    qwmg_arena_defaults(&opt);
+    opt.teleporters = QWMG_MAX_TRIGGERS + 1;
+    assert_int_equal(qwmg_arena_layout(&map, &opt, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--teleporters"));
+    assert_non_null(strstr(err, "0..32"));
+    opt.teleporters = 2;
+    opt.teleport_destinations = 3;
+    assert_int_equal(qwmg_arena_layout(&map, &opt, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--teleport-destinations"));
+    opt.teleport_destinations = 0;
+    opt.launchers = -1;
+    assert_int_equal(qwmg_arena_layout(&map, &opt, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--launchers"));
+    opt.launchers = 0;
+    opt.size = 256;
+    opt.pillars = opt.crates = 0;
+    opt.spawns = 1;
+    opt.items = "";
+    opt.teleporters = 32;
+    assert_int_equal(qwmg_arena_layout(&map, &opt, err, sizeof err), -1);
+    assert_non_null(strstr(err, "trigger_teleport"));
+    float lo[3] = {0, 0, 0}, hi[3] = {10, 10, 10};
+    qwmg_map_init(&map, 512, 256);
+    for (int i = 0; i < QWMG_MAX_TRIGGERS; i++)
+        assert_non_null(qwmg_add_trigger(&map, "trigger_teleport", lo, hi, "t", err, sizeof err));
+    assert_null(qwmg_add_trigger(&map, "trigger_teleport", lo, hi, "t", err, sizeof err));
+    assert_non_null(strstr(err, "at most 32"));
+    qwmg_map_init(&map, 512, 256);
+    assert_null(qwmg_add_trigger(&map, "trigger_teleport", lo, a, "t", err, sizeof err));
 }
 
 int main(void)
@@ -261,6 +413,7 @@ int main(void)
         cmocka_unit_test(vis_everything_visible),
         cmocka_unit_test(arena_deterministic_and_spawns_free),
         cmocka_unit_test(liquids),
+        cmocka_unit_test(launchers_and_teleporters),
         cmocka_unit_test(bad_options_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
