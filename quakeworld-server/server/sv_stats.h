@@ -1,13 +1,15 @@
-/* Per-thread counters: frames, packets, commands, time per phase, section entries. Every thread
- * counts into its own; they are read when no worker runs (the master between frames) and
- * printed as the qwsv-stats lines (sv_stats_print.h). Below everything that counts, which is
- * most of the server. */
+/* Per-thread counters: frames, packets, commands, time per phase, section entries, and what the
+ * fights did (rockets, rocket kills, telefrags). Every thread counts into its own (the game's
+ * counts, made inside a move command's transaction, touch no other thread's line); they are
+ * read when no worker runs (the master between frames) and printed as the qwsv-stats lines
+ * (sv_stats_print.h). Below everything that counts, which is most of the server. */
 #ifndef SV_STATS_H
 #define SV_STATS_H
 
 #include <stdint.h>
 
 #include "critical_sections.h"
+#include "server.h"
 
 typedef struct sv_thread_stats {
     uint64_t frames;
@@ -20,12 +22,15 @@ typedef struct sv_thread_stats {
     double jobs_seconds;       /* master: planning the frame's jobs (-sched lpt) */
     double serial_seconds;     /* master: the serial phase (-sched lpt) */
     uint64_t cs_entries[CS_COUNT];
+    uint64_t rockets;          /* rockets launched */
+    uint64_t rocket_kills;     /* players killed by a rocket (their own too) */
+    uint64_t telefrags;        /* players telefragged (at a spawn point or a teleporter) */
 } __attribute__((aligned(64))) sv_thread_stats;
 
 /* Zeroes the counters of `threads` threads and notes the time counting starts. */
 void sv_stats_init(int threads);
-/* The calling thread's counters. */
-sv_thread_stats *sv_stats_thread(void);
+/* The calling thread's counters (also inside a section). */
+QW_TM_SAFE sv_thread_stats *sv_stats_thread(void);
 
 /* Master, no worker running: */
 /* how many threads count, and since when (sv_clock) */

@@ -13,6 +13,8 @@
  *     lock_wait_ms=<ms spent waiting for the global lock (lock and stmlock modes)>
  *     cs_<section>=<entries> for every section in critical_sections.h
  *     jobs_ms=<ms planning jobs (master, -sched lpt)> serial_ms=<ms in the serial phase>
+ *     rockets=<rockets launched> rocket_kills=<players killed by a rocket, their own too>
+ *     telefrags=<players telefragged, at a spawn point or by a teleporter>
  *   and on the totals line only, over the frames that processed a packet (sv_frame_stats.h):
  *     busy_frames=<n> jobs_per_frame= clients_per_frame= weight=clients|cost_us
  *     weight_max=<mean of each frame's heaviest job> weight_mean=<mean job weight>
@@ -57,6 +59,8 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
     for (int c = 0; c < CS_COUNT; c++)
         fprintf(out, " cs_%s=%llu", sv_cs_names[c], (unsigned long long)d->cs_entries[c]);
     fprintf(out, " jobs_ms=%.3f serial_ms=%.3f", d->jobs_seconds * 1e3, d->serial_seconds * 1e3);
+    fprintf(out, " rockets=%llu rocket_kills=%llu telefrags=%llu", (unsigned long long)d->rockets,
+            (unsigned long long)d->rocket_kills, (unsigned long long)d->telefrags);
     if (!strcmp(thread, "all"))
         sv_frame_stats_print(out, !strcmp(label, "final"));
     fputc('\n', out);
@@ -78,6 +82,9 @@ static void diff(sv_thread_stats *d, const sv_thread_stats *a, const sv_thread_s
     d->serial_seconds = a->serial_seconds - b->serial_seconds;
     for (int c = 0; c < CS_COUNT; c++)
         d->cs_entries[c] = a->cs_entries[c] - b->cs_entries[c];
+    d->rockets = a->rockets - b->rockets;
+    d->rocket_kills = a->rocket_kills - b->rocket_kills;
+    d->telefrags = a->telefrags - b->telefrags;
 }
 
 static void add(sv_thread_stats *t, const sv_thread_stats *d)
@@ -95,6 +102,9 @@ static void add(sv_thread_stats *t, const sv_thread_stats *d)
     t->serial_seconds += d->serial_seconds;
     for (int c = 0; c < CS_COUNT; c++)
         t->cs_entries[c] += d->cs_entries[c];
+    t->rockets += d->rockets;
+    t->rocket_kills += d->rocket_kills;
+    t->telefrags += d->telefrags;
 }
 
 void sv_stats_print(FILE *out, const char *label, double now)

@@ -9,6 +9,7 @@
 #include "sv_log.h"
 #include "sv_math.h"
 #include "sv_reliable.h"
+#include "sv_stats.h"
 
 /* Appends s to dst (a transaction_safe strncat: no snprintf/strlen inside transactions). */
 static size_t text_append(char *dst, size_t size, size_t pos, const char *s)
@@ -54,6 +55,10 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
     sv_relink_dead(p);
     p->velocity[2] += 100;
     p->weaponframe = 0;
+    if (cause == DMG_ROCKET)
+        sv_stats_thread()->rocket_kills++;
+    else if (cause == DMG_TELEFRAG)
+        sv_stats_thread()->telefrags++;
 
     char text[160];
     size_t n = 0;

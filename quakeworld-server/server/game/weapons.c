@@ -10,6 +10,7 @@
 #include "sv_game.h"
 #include "sv_job_plan.h"
 #include "sv_math.h"
+#include "sv_stats.h"
 
 static const float zero_vec[3] = {0, 0, 0};
 #define SHOTGUN_PELLETS 6
@@ -125,6 +126,7 @@ static void launch_rocket(sv_entity *e, int slot, const float start[3], const fl
     memset(e->mins, 0, sizeof e->mins);
     memset(e->maxs, 0, sizeof e->maxs);
     sv_entity_link(e, QW_SOLID_NOT); /* linked only for its PVS leafs; it moves by traces */
+    sv_stats_thread()->rockets++;
 }
 
 static void fire_rocket(sv_client *cl, sv_player *p, const float angles[3])
