@@ -27,6 +27,12 @@ typedef struct sv_thread_stats {
     uint64_t telefrags;        /* players telefragged (at a spawn point or a teleporter) */
 } __attribute__((aligned(64))) sv_thread_stats;
 
+/* Every scalar counter above but frames (the master's alone): what the qwsv-stats lines take
+ * differences of and add up over threads. A new counter goes here too. */
+#define SV_STATS_SUMMED(X) X(packets) X(commands) X(bad_packets) X(u_seconds) X(rp_seconds) \
+    X(s_seconds) X(wait_seconds) X(idle_seconds) X(lock_wait_seconds) X(jobs_seconds)       \
+    X(serial_seconds) X(rockets) X(rocket_kills) X(telefrags)
+
 /* Zeroes the counters of `threads` threads and notes the time counting starts. */
 void sv_stats_init(int threads);
 /* The calling thread's counters (also inside a section). */

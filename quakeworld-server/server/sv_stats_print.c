@@ -69,42 +69,20 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
 static void diff(sv_thread_stats *d, const sv_thread_stats *a, const sv_thread_stats *b)
 {
     d->frames = a->frames - b->frames;
-    d->packets = a->packets - b->packets;
-    d->commands = a->commands - b->commands;
-    d->bad_packets = a->bad_packets - b->bad_packets;
-    d->u_seconds = a->u_seconds - b->u_seconds;
-    d->rp_seconds = a->rp_seconds - b->rp_seconds;
-    d->s_seconds = a->s_seconds - b->s_seconds;
-    d->wait_seconds = a->wait_seconds - b->wait_seconds;
-    d->idle_seconds = a->idle_seconds - b->idle_seconds;
-    d->lock_wait_seconds = a->lock_wait_seconds - b->lock_wait_seconds;
-    d->jobs_seconds = a->jobs_seconds - b->jobs_seconds;
-    d->serial_seconds = a->serial_seconds - b->serial_seconds;
+#define DIFF(field) d->field = a->field - b->field;
+    SV_STATS_SUMMED(DIFF)
+#undef DIFF
     for (int c = 0; c < CS_COUNT; c++)
         d->cs_entries[c] = a->cs_entries[c] - b->cs_entries[c];
-    d->rockets = a->rockets - b->rockets;
-    d->rocket_kills = a->rocket_kills - b->rocket_kills;
-    d->telefrags = a->telefrags - b->telefrags;
 }
 
 static void add(sv_thread_stats *t, const sv_thread_stats *d)
 {
-    t->packets += d->packets;
-    t->commands += d->commands;
-    t->bad_packets += d->bad_packets;
-    t->u_seconds += d->u_seconds;
-    t->rp_seconds += d->rp_seconds;
-    t->s_seconds += d->s_seconds;
-    t->wait_seconds += d->wait_seconds;
-    t->idle_seconds += d->idle_seconds;
-    t->lock_wait_seconds += d->lock_wait_seconds;
-    t->jobs_seconds += d->jobs_seconds;
-    t->serial_seconds += d->serial_seconds;
+#define ADD(field) t->field += d->field;
+    SV_STATS_SUMMED(ADD)
+#undef ADD
     for (int c = 0; c < CS_COUNT; c++)
         t->cs_entries[c] += d->cs_entries[c];
-    t->rockets += d->rockets;
-    t->rocket_kills += d->rocket_kills;
-    t->telefrags += d->telefrags;
 }
 
 void sv_stats_print(FILE *out, const char *label, double now)
