@@ -390,17 +390,20 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
         style_axes(top, clients_list, "requests/s" if first else "")
         top.set_ylim(bottom=0)
         style_axes(middle, clients_list, "aborts per 1,000 committed\ntransactions" if first else "")
-        middle.set_ylim(bottom=0)
         style_axes(bottom, clients_list, "share of transactions\nlibtm ran serially" if first else "")
         bottom.set_ylim(0, 1.05)
+    # The aborts' scale once every exponent is drawn: set per column, it kept the first one's.
+    highest = max((ax.dataLim.y1 for ax in axes[1] if ax.has_data()), default=1)
+    axes[1][0].set_ylim(0, max(highest, 0.1) * 1.08)
     axes[0][0].legend(fontsize=8, loc="upper left")
     files = sorted({int(f) for p in points.values() for f in p.tm_files})
     merged = ("" if not files else
               f"{files[0]} files per run" if len(files) == 1 else f"{files[0]}-{files[-1]} files per run")
     fig.suptitle("httpd with one child (64 threads) and MCacheSync tm: throughput, aborts and serial runs\n"
                  f"from libtm's per-process statistics (LIBTM_STATS=...-%p.json: {merged + ', ' if merged else ''}"
-                 "one per process, merged with libtm-stats); median, bar: min-max of the repeats; lock dashed")
-    save(plt, fig, footer, 0.94, os.path.join(outdir, f"{name}-single-process.png"))
+                 "one per process, merged with libtm-stats)\n"
+                 "median, bar: min-max of the repeats; lock dashed")
+    save(plt, fig, footer, 0.92, os.path.join(outdir, f"{name}-single-process.png"))
 
 
 def main():
