@@ -10,11 +10,15 @@ mvdsv + KTX (single-threaded) and qwsv: round-trip latency of the moves (p50/p90
 the replies per second each answered. Medians over repeated rounds; one sweep (--run, default
 the latest run id in the file).
 """
-import csv
 import statistics
 import sys
 from collections import defaultdict
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts for the module below
+import quake_results  # noqa: E402 (after the line above)
+from quake_results import number
+
+PROG = "plot-quake-bench"
 NAMES = {"lock": "LOCK", "region": "REGION", "stm": "STM", "stmlock": "STM_LOCK",
          "stm-htm0": "STM (LIBTM_HTM=0)", "stm-orec": "STM (LIBTM_ALGO=orec)",
          "stm-gcc": "STM (GCC libitm)", "stmlock-gcc": "STM_LOCK (GCC libitm)"}
@@ -22,65 +26,17 @@ MARKERS = {"lock": "o", "region": "D", "stm": "s", "stmlock": "^", "stm-htm0": "
            "stm-orec": "P", "stm-gcc": ">", "stmlock-gcc": "<"}
 
 
-def fail(msg):
-    print(f"plot-quake-bench: {msg}", file=sys.stderr)
-    sys.exit(1)
-
-
-def number(row, key):
-    try:
-        return float(row[key])
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def parse(argv):
-    pos, run = [], None
-    i = 1
-    while i < len(argv):
-        a = argv[i]
-        if a in ("-h", "--help"):
-            print("Usage: plot-quake-bench.py CSV PNG [--run RUN_ID]\n")
-            print(__doc__.strip())
-            sys.exit(0)
-        if a == "--run":
-            if i + 1 >= len(argv):
-                fail("--run needs a run id (first CSV column)")
-            run = argv[i + 1]
-            i += 2
-            continue
-        if a.startswith("-"):
-            print(f"plot-quake-bench: unknown option {a} (see --help)", file=sys.stderr)
-            sys.exit(2)
-        pos.append(a)
-        i += 1
-    if len(pos) != 2:
-        print(__doc__.strip(), file=sys.stderr)
-        sys.exit(2)
-    return pos[0], pos[1], run
-
-
 def main(argv):
-    path, png, run = parse(argv)
+    path, png, options = quake_results.parse_command_line(
+        PROG, __doc__, "plot-quake-bench.py CSV PNG [--run RUN_ID]", argv, values=("--run",))
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        fail("python3-matplotlib is missing (Debian package python3-matplotlib)")
-    try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        fail(f"{path}: {e.strerror}")
-    if not rows or "commands_per_s" not in rows[0]:
-        fail(f"{path}: no quake-bench rows (run scripts/quake-bench --sweep)")
-    if run is None:
-        run = max(r["run"] for r in rows)
-    # failed runs (server died, bots incomplete) are in the CSV but not in the plot
-    rows = [r for r in rows if r["run"] == run and r.get("status") == "ok"]
-    if not rows:
-        fail(f"{path}: no complete rows for run {run}")
+        quake_results.fail(PROG, "python3-matplotlib is missing (Debian package python3-matplotlib)")
+    run, rows = quake_results.rows_of_run(PROG, path, "commands_per_s", "quake-bench --sweep",
+                                          options["run"])
     grid = [r for r in rows if r["server"] == "qwsv" and r["speed"] == "closed"]
     realtime = [r for r in rows if r["speed"] == "1"]
 

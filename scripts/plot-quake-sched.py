@@ -13,10 +13,15 @@ and the reference design's published figures. Medians over rounds; one run (--ru
 the latest run id in the file). The figure: CPU per 1,000 commands, the all-busy share (with
 the reference's 55 % and 40 %) and lpt's jobs and weights, by threads, one row per map.
 """
-import csv
 import statistics
 import sys
 from collections import defaultdict
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts for the module below
+import quake_results  # noqa: E402 (after the line above)
+from quake_results import number
+
+PROG = "plot-quake-sched"
 
 NAMES = {"lpt-none": "lpt, -sync none", "static-lock": "static, lock",
          "static-region": "static, region", "static-stm": "static, stm",
@@ -40,48 +45,6 @@ COLUMNS = [("cpu_ms_per_1000_commands", "CPU ms/1000 cmd", "{:.2f}"),
            ("msgs_per_s", "msgs/s", "{:.0f}"),
            ("deferred_per_frame", "deferred/frame", "{:.2f}"),
            ("rtt_p99_ms", "rtt p99 ms", "{:.2f}")]
-
-
-def fail(msg):
-    print(f"plot-quake-sched: {msg}", file=sys.stderr)
-    sys.exit(1)
-
-
-def number(row, key):
-    try:
-        return float(row[key])
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def parse(argv):
-    pos, opts = [], {"run": None, "table": None, "plot": True}
-    i = 1
-    while i < len(argv):
-        a = argv[i]
-        if a in ("-h", "--help"):
-            print("Usage: plot-quake-sched.py CSV PNG [--table TXT] [--run RUN_ID] [--no-plot]\n")
-            print(__doc__.strip())
-            sys.exit(0)
-        if a in ("--run", "--table"):
-            if i + 1 >= len(argv):
-                fail(f"{a} needs a value (see --help)")
-            opts[a[2:]] = argv[i + 1]
-            i += 2
-            continue
-        if a == "--no-plot":
-            opts["plot"] = False
-            i += 1
-            continue
-        if a.startswith("-"):
-            print(f"plot-quake-sched: unknown option {a} (see --help)", file=sys.stderr)
-            sys.exit(2)
-        pos.append(a)
-        i += 1
-    if len(pos) != 2:
-        print(__doc__.strip(), file=sys.stderr)
-        sys.exit(2)
-    return pos[0], pos[1], opts
 
 
 def medians(rows):
@@ -169,7 +132,7 @@ def plot(points, png, rows):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        fail("python3-matplotlib is missing (Debian package python3-matplotlib)")
+        quake_results.fail(PROG, "python3-matplotlib is missing (Debian package python3-matplotlib)")
     maps = sorted({k[0] for k in points}, key=lambda x: (x != LARGE_MAP, x))
     fig, axes = plt.subplots(len(maps), 3, figsize=(17, 4.8 * len(maps)), squeeze=False)
     for row, m in zip(axes, maps):
@@ -219,18 +182,11 @@ def plot(points, png, rows):
 
 
 def main(argv):
-    path, png, opts = parse(argv)
-    try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        fail(f"{path}: {e.strerror}")
-    if not rows or "all_busy_share" not in rows[0]:
-        fail(f"{path}: no quake-bench --sched rows (run scripts/quake-bench --sched)")
-    run = opts["run"] or max(r["run"] for r in rows)
-    rows = [r for r in rows if r["run"] == run and r.get("status") == "ok"]
-    if not rows:
-        fail(f"{path}: no complete rows for run {run}")
+    path, png, opts = quake_results.parse_command_line(
+        PROG, __doc__, "plot-quake-sched.py CSV PNG [--table TXT] [--run RUN_ID] [--no-plot]",
+        argv, values=("--run", "--table"), flags=("--no-plot",))
+    _, rows = quake_results.rows_of_run(PROG, path, "all_busy_share", "quake-bench --sched",
+                                        opts["run"])
     points = medians(rows)
     text = table(points, rows)
     if opts["table"]:
@@ -238,7 +194,7 @@ def main(argv):
             f.write(text)
         print(f"plot-quake-sched: wrote {opts['table']}")
     print(text, end="")
-    if opts["plot"]:
+    if not opts["no-plot"]:
         plot(points, png, rows)
     return 0
 
