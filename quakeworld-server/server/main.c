@@ -86,6 +86,14 @@ static bool parse_int(const char *opt, const char *v, int lo, int hi, int *out)
     return true;
 }
 
+/* An option's value: false, with a message saying what it needs, when there is none. */
+static bool need_value(const char *opt, const char *v, const char *what)
+{
+    if (!v)
+        fprintf(stderr, "qwsv: %s needs %s\n", opt, what);
+    return v != NULL;
+}
+
 static bool parse_seconds(const char *opt, const char *v, double *out)
 {
     char *end;
@@ -123,24 +131,18 @@ static int parse_args(int argc, char **argv, sv_options *o)
                 return -1;
             i++;
         } else if (!strcmp(a, "-ip")) {
-            if (!v) {
-                fprintf(stderr, "qwsv: -ip needs an address\n");
+            if (!need_value(a, v, "an address"))
                 return -1;
-            }
             o->ip = v;
             i++;
         } else if (!strcmp(a, "-basedir")) {
-            if (!v) {
-                fprintf(stderr, "qwsv: -basedir needs a directory\n");
+            if (!need_value(a, v, "a directory"))
                 return -1;
-            }
             o->basedir = v;
             i++;
         } else if (!strcmp(a, "-map")) {
-            if (!v) {
-                fprintf(stderr, "qwsv: -map needs a map name\n");
+            if (!need_value(a, v, "a map name"))
                 return -1;
-            }
             sv_cmdline_add("map", v);
             i++;
         } else if (!strcmp(a, "-threads")) {
@@ -170,17 +172,13 @@ static int parse_args(int argc, char **argv, sv_options *o)
                 return -1;
             i++;
         } else if (!strcmp(a, "-timelimit")) {
-            if (!v) {
-                fprintf(stderr, "qwsv: -timelimit needs a number of minutes\n");
+            if (!need_value(a, v, "a number of minutes"))
                 return -1;
-            }
             sv_cmdline_add("timelimit", v); /* checked as the cvar */
             i++;
         } else if (!strcmp(a, "-logfile")) {
-            if (!v) {
-                fprintf(stderr, "qwsv: -logfile needs a file name\n");
+            if (!need_value(a, v, "a file name"))
                 return -1;
-            }
             o->logfile = v;
             i++;
         } else if (!strcmp(a, "-waitall")) {
@@ -207,10 +205,8 @@ static int parse_args(int argc, char **argv, sv_options *o)
             }
             i++;
         } else if (!strcmp(a, "-framecsv")) {
-            if (!v) {
-                fprintf(stderr, "qwsv: -framecsv needs a file name\n");
+            if (!need_value(a, v, "a file name"))
                 return -1;
-            }
             o->frame_csv = v;
             i++;
         } else if (!strcmp(a, "-sync")) {
