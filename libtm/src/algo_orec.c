@@ -71,12 +71,26 @@ static void raise_limit(struct tm_tx *tx, uint64_t seen, uint64_t snapshot)
                                             memory_order_relaxed, memory_order_relaxed);
 }
 
-/* Moves the snapshot to the current time if everything read so far still holds. */
+/* Moves the snapshot to the current time if everything read so far still holds.
+ *
+ * A waiting thread's request (read limit 0) must never be lost: the limit is raised at the end
+ * by a compare-and-swap from the value seen here, which fails if a request arrived meanwhile.
+ * A request already pending would make that value 0 again, so that a second request arriving
+ * during the extension left the limit unchanged and the compare-and-swap succeeded: the second
+ * requester's commit (newer than the clock read here) then went unseen, and this transaction
+ * went on reading data that thread had privatized (orec's rare privatization failures). So a
+ * pending request is taken first, by exchanging it for 1 (no version passes the fast path but
+ * the never-written 0) before the clock is read: the requests it takes are older than the new
+ * snapshot, and any later one changes the limit again. */
 static void extend_or_restart(struct tm_tx *tx)
 {
     struct orec_tx *s = tm_orec_state(tx);
     uint64_t seen = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
-    uint64_t now = atomic_load_explicit(&global_clock.now, memory_order_acquire);
+    if (seen == 0) {
+        seen = 1;
+        atomic_exchange_explicit(&tx->read_limit, seen, memory_order_seq_cst);
+    }
+    uint64_t now = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
     if (!reads_valid(tx, s))
         tm_restart(tx, ABORT_VALIDATE);
     s->snapshot = now;

@@ -22,6 +22,12 @@ static struct node nodes[SLOTS];
 static struct node *slot[SLOTS];
 static int worker_count = 3;
 static long worker_transactions = 20000, privatizations = 300;
+/* Words of a never-written array that each worker transaction reads before its node: a longer
+ * read set makes each snapshot extension (which validates it) take longer, and so widens the
+ * windows in which other threads' commits and requests race with it. */
+#define MAX_BACKGROUND_READS 4096
+static long background[MAX_BACKGROUND_READS];
+static long background_reads = 0;
 static atomic_int privatizer_done;
 
 TMTEST_PURE static void probe_node_view(const long *seen)
@@ -47,7 +53,10 @@ static void worker(int index)
         int which = (int)(tmtest_rand(&rng) % SLOTS);
         long seen[NODE_WORDS];
         int found = 0;
+        long sum = 0;
         __transaction_atomic {
+            for (long r = 0; r < background_reads; r++)
+                sum += background[r];
             struct node *node = slot[which];
             found = node != NULL;
             if (node) {
@@ -62,6 +71,7 @@ static void worker(int index)
                 probe_node_view(seen);
             }
         }
+        TMTEST_CHECK(sum == 0, "the never-written background array summed to %ld", sum);
         /* What a committed transaction saw is the committed state. */
         if (found) {
             for (int w = 0; w < NODE_WORDS; w++)
@@ -122,10 +132,14 @@ int main(int argc, char **argv)
     tmtest_init(argc, argv,
                 "One thread privatizes nodes in transactions and poisons them outside; workers\n"
                 "update the published nodes. Checks the poison stays and is never committed.\n"
-                "  --workers=N (3)  --rounds=N privatizations (300)  --worker-tx=N (20000)");
+                "  --workers=N (3)  --rounds=N privatizations (300)  --worker-tx=N (20000)\n"
+                "  --background-reads=N words each worker transaction reads first (0, max 4096)");
     worker_count = (int)tmtest_option(argc, argv, "workers", worker_count);
     privatizations = tmtest_option(argc, argv, "rounds", privatizations);
     worker_transactions = tmtest_option(argc, argv, "worker-tx", worker_transactions);
+    background_reads = tmtest_option(argc, argv, "background-reads", background_reads);
+    TMTEST_CHECK(background_reads >= 0 && background_reads <= MAX_BACKGROUND_READS,
+                 "--background-reads=%ld: give 0..%d", background_reads, MAX_BACKGROUND_READS);
     for (int s = 0; s < SLOTS; s++)
         slot[s] = s == HEAP_SLOT ? calloc(1, sizeof(struct node)) : &nodes[s];
     TMTEST_CHECK(slot[HEAP_SLOT] != NULL, "out of memory");
