@@ -61,6 +61,27 @@ int libtm_set_contention_manager(const char *name);
  * contain %p. Returns 0 or -1 with errno set. */
 int libtm_stats_write(const char *path);
 
+/* ---- Annotations, and the ABI entries a program calls itself ---------------------------
+ * GCC ships no header for the _ITM_* functions that programs call directly; these
+ * declarations hold for GCC's libitm as for libtm (a program using only them still runs on
+ * either). transaction_pure lets a transaction call them without instrumentation. */
+#define LIBTM_SAFE __attribute__((transaction_safe))         /* callable in a transaction */
+#define LIBTM_PURE __attribute__((transaction_pure))         /* runs uninstrumented in one */
+#define LIBTM_CALLABLE __attribute__((transaction_callable)) /* gets a clone, may be unsafe */
+
+#define LIBTM_NO_TRANSACTION_ID 1ULL /* _ITM_noTransactionId */
+/* _ITM_inTransaction's answers (_ITM_howExecuting). */
+enum { LIBTM_OUTSIDE = 0, LIBTM_RETRYABLE = 1, LIBTM_IRREVOCABLE = 2 };
+
+/* Runs fn(arg) after the outermost transaction commits (never if it rolls back); the resuming
+ * id is always LIBTM_NO_TRANSACTION_ID. */
+void _ITM_addUserCommitAction(void (*fn)(void *), uint64_t resuming_id, void *arg) LIBTM_PURE;
+/* Runs fn(arg) if the transaction (or the nested one it is in) rolls back. */
+void _ITM_addUserUndoAction(void (*fn)(void *), void *arg) LIBTM_PURE;
+int _ITM_inTransaction(void) LIBTM_PURE;
+uint64_t _ITM_getTransactionId(void) LIBTM_PURE;
+const char *_ITM_libraryVersion(void) LIBTM_PURE;
+
 #ifdef __cplusplus
 }
 #endif
