@@ -1,10 +1,13 @@
 /* Transactional allocation: _ITM_malloc/_ITM_calloc/_ITM_free and the transactional clones of
  * C++ operator new/delete. Memory allocated by a transaction that rolls back is freed; frees
- * are deferred to the outermost commit (and dropped on rollback). libstdc++ is referenced
- * weakly: C programs do not need it. */
+ * are deferred to the outermost commit (and dropped on rollback), and after a speculative
+ * commit further until no transaction that may read the block runs (reclaim.c). libstdc++
+ * is referenced weakly: C programs do not need it. */
 #include "alloc.h"
 #include "fatal.h"
+#include "free_block.h"
 #include "htm_guard.h"
+#include "reclaim.h"
 
 #include <stdlib.h>
 
@@ -13,12 +16,6 @@ extern void *_Znwm(size_t) __attribute__((weak));
 extern void *_Znam(size_t) __attribute__((weak));
 extern void *_ZnwmRKSt9nothrow_t(size_t, const void *) __attribute__((weak));
 extern void *_ZnamRKSt9nothrow_t(size_t, const void *) __attribute__((weak));
-extern void _ZdlPv(void *) __attribute__((weak));
-extern void _ZdaPv(void *) __attribute__((weak));
-extern void _ZdlPvm(void *, size_t) __attribute__((weak));
-extern void _ZdlPvRKSt9nothrow_t(void *, const void *) __attribute__((weak));
-extern void _ZdaPvRKSt9nothrow_t(void *, const void *) __attribute__((weak));
-extern void __cxa_free_exception(void *) __attribute__((weak));
 
 static void record(struct tm_tx *tx, void *ptr, size_t size, enum tm_alloc_kind kind)
 {
@@ -38,37 +35,39 @@ static struct tm_tx *in_transaction(void)
     return tx && tx->depth > 0 ? tx : NULL;
 }
 
-static void release(const struct tm_alloc_record *r)
-{
-    switch (r->kind) {
-    case ALLOC_MALLOC:
-    case FREE_MALLOC: free(r->ptr); break;
-    case ALLOC_NEW:
-    case FREE_DELETE: _ZdlPv(r->ptr); break;
-    case ALLOC_NEW_ARRAY:
-    case FREE_DELETE_ARRAY: _ZdaPv(r->ptr); break;
-    case FREE_DELETE_SIZED:
-        if (_ZdlPvm)
-            _ZdlPvm(r->ptr, r->size);
-        else
-            _ZdlPv(r->ptr);
-        break;
-    case ALLOC_EXCEPTION: __cxa_free_exception(r->ptr); break;
-    }
-}
-
 static bool is_deferred_free(enum tm_alloc_kind k)
 {
     return k == FREE_MALLOC || k == FREE_DELETE || k == FREE_DELETE_ARRAY || k == FREE_DELETE_SIZED;
 }
 
-void tm_allocs_commit(struct tm_tx *tx)
+/* Records looked at for an allocation of the block a free releases (allocs_commit). */
+#define SAME_TRANSACTION_LOOKBACK 32
+
+/* Whether the block was allocated by the transaction itself (record i frees it): then no other
+ * transaction ever used its address, which it could only have read from a location this one
+ * had written (a value no algorithm hands out before this one committed). */
+static bool allocated_here(const struct tm_tx *tx, size_t freeing)
+{
+    const struct tm_alloc_record *r = (const struct tm_alloc_record *)(void *)tx->allocs.data;
+    size_t stop = freeing > SAME_TRANSACTION_LOOKBACK ? freeing - SAME_TRANSACTION_LOOKBACK : 0;
+    for (size_t i = freeing; i-- > stop;) {
+        if (r[i].ptr == r[freeing].ptr && !is_deferred_free(r[i].kind))
+            return true;
+    }
+    return false;
+}
+
+void tm_allocs_commit(struct tm_tx *tx, bool others_may_read)
 {
     size_t n = TM_LOG_COUNT(&tx->allocs, struct tm_alloc_record);
     for (size_t i = 0; i < n; i++) {
         struct tm_alloc_record *r = TM_LOG_AT(&tx->allocs, struct tm_alloc_record, i);
-        if (is_deferred_free(r->kind))
-            release(r);
+        if (!is_deferred_free(r->kind))
+            continue;
+        if (others_may_read && !allocated_here(tx, i))
+            tm_reclaim_defer(tx, r);
+        else
+            tm_free_block(r);
     }
     tx->allocs.len = 0;
 }
@@ -79,7 +78,7 @@ void tm_allocs_rollback(struct tm_tx *tx, size_t from)
         tx->allocs.len -= sizeof(struct tm_alloc_record);
         struct tm_alloc_record *r = (struct tm_alloc_record *)(tx->allocs.data + tx->allocs.len);
         if (!is_deferred_free(r->kind))
-            release(r);
+            tm_free_block(r);
     }
 }
 
@@ -176,7 +175,7 @@ static void delete_later(void *ptr, size_t size, enum tm_alloc_kind kind)
         return;
     }
     struct tm_alloc_record r = { ptr, size, kind };
-    release(&r);
+    tm_free_block(&r);
 }
 
 void *_ZGTtnwm(size_t size) { return new_with(_Znwm, size, ALLOC_NEW, "operator new"); }

@@ -4,7 +4,9 @@
 
 #include "tx.h"
 
-void tm_allocs_commit(struct tm_tx *tx);
+/* Carries out the frees of the committed transaction: at once, or when other transactions
+ * may still read the blocks (it ran speculatively beside them), through reclaim.c. */
+void tm_allocs_commit(struct tm_tx *tx, bool others_may_read);
 void tm_allocs_rollback(struct tm_tx *tx, size_t from);
 void tm_allocs_record(struct tm_tx *tx, void *ptr, size_t size, enum tm_alloc_kind kind);
 void tm_allocs_forget(struct tm_tx *tx, void *ptr);

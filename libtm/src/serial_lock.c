@@ -44,7 +44,7 @@ void tm_serial_lock_init(void)
 }
 
 /* The writer's side: every reader's flag store is visible, or that reader sees the word. */
-static void writer_fence(void)
+void tm_serial_writer_fence(void)
 {
     if (!tm_serial_asymmetric ||
         syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
@@ -78,7 +78,7 @@ void tm_serial_read_lock_slow(struct tm_tx *tx)
 
 static void drain_readers(struct tm_tx *self)
 {
-    writer_fence();
+    tm_serial_writer_fence();
     for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all) {
         if (d == self)
             continue;
@@ -112,14 +112,17 @@ bool tm_serial_try_upgrade(struct tm_tx *tx)
     uint32_t c = 0;
     if (!atomic_compare_exchange_strong(&lock_word, &c, 1))
         return false;
-    atomic_store_explicit(&tx->reader, 0, memory_order_release);
+    /* The caller keeps its reader flag until it ends (tm_serial_write_unlock): it still holds
+     * what it read speculatively, which deferred frees must wait for (reclaim.c). Nobody
+     * drains readers meanwhile: that needs the word. */
     drain_readers(tx); /* the caller is a speculative transaction: others may be too */
     return true;
 }
 
 void tm_serial_write_unlock(struct tm_tx *tx)
 {
-    (void)tx;
+    if (tx && atomic_load_explicit(&tx->reader, memory_order_relaxed))
+        atomic_store_explicit(&tx->reader, 0, memory_order_release); /* an upgraded reader */
     if (atomic_exchange_explicit(&lock_word, 0, memory_order_seq_cst) == 2)
         tm_futex_wake_one(&lock_word);
     if (unlikely(atomic_load_explicit(&reader_gate.sleepers, memory_order_seq_cst))) {

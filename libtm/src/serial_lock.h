@@ -11,6 +11,10 @@ void tm_serial_write_lock(struct tm_tx *tx);
 void tm_serial_write_unlock(struct tm_tx *tx);
 bool tm_serial_try_upgrade(struct tm_tx *tx); /* reader -> writer, false if another writer */
 bool tm_serial_writer_active(void);
+/* Every reader flag stored before it is visible to the caller's next loads, and every reader
+ * that stores its flag after it sees the caller's earlier stores (membarrier(2) where the
+ * kernel has it, else a fence: readers then fence themselves). */
+void tm_serial_writer_fence(void);
 /* The lock word (0 free, else held by a writer) and the execution mode (mode.h: the htm mode
  * flag and the algorithm that new software transactions use), alone on a cache line: every
  * hardware transaction reads the first two (begin_x86_64.S: offsets 0 and 4), so writes to
@@ -49,10 +53,17 @@ static inline void tm_serial_reader_fence(void)
         atomic_thread_fence(memory_order_seq_cst);
 }
 
+/* The reader flag of the thread's next attempt: odd, so never 0, and never the value of its
+ * previous attempts (until 2^31 attempts later). */
+static inline uint32_t tm_reader_value(struct tm_tx *tx)
+{
+    return (tx->attempts += 2) | 1;
+}
+
 /* The reader's flag, then its look at the word. */
 static inline bool tm_serial_read_trylock(struct tm_tx *tx)
 {
-    atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
+    atomic_store_explicit(&tx->reader, tm_reader_value(tx), memory_order_relaxed);
     tm_serial_reader_fence();
     return likely(atomic_load_explicit(&tm_serial_lock.word, memory_order_relaxed) == 0);
 }
@@ -74,7 +85,7 @@ static inline void tm_serial_read_unlock(struct tm_tx *tx)
  * false when another thread is registered or a writer is there. */
 static inline bool tm_serial_lock_alone(struct tm_tx *tx)
 {
-    atomic_store_explicit(&tx->reader, 1, memory_order_relaxed);
+    atomic_store_explicit(&tx->reader, tm_reader_value(tx), memory_order_relaxed);
     tm_serial_reader_fence();
     if (likely(atomic_load_explicit(&tm_serial_lock.word, memory_order_relaxed) == 0 &&
                tm_thread_count() == 1))

@@ -10,6 +10,7 @@
 #include "fatal.h"
 #include "htm.h"
 #include "privatization.h"
+#include "reclaim.h"
 #include "serial_lock.h"
 #include "stats.h"
 #include "thread.h"
@@ -338,19 +339,23 @@ void _ITM_abortTransaction(uint32_t reason)
 
 /* ---- commit ---------------------------------------------------------------------------- */
 
-/* Runs after the outermost commit, outside the transaction: they may start new ones. */
-static void after_commit(struct tm_tx *tx)
+/* Runs after the outermost commit, outside the transaction: they may start new ones. A
+ * transaction that ran speculatively may have freed blocks that others still read. */
+static void after_commit(struct tm_tx *tx, bool speculative)
 {
     if (tx->actions.len)
         tm_actions_run_commit(tx);
     if (tx->allocs.len)
-        tm_allocs_commit(tx);
+        tm_allocs_commit(tx, speculative && tm_thread_count() > 1);
+    if (unlikely(tm_reclaim_holds(tx)))
+        tm_reclaim_after_commit(tx);
 }
 
 static bool commit_outermost(struct tm_tx *tx)
 {
     /* An irrevocable transaction wrote directly and cannot fail: nothing to commit. */
     uint64_t privatization_time = 0;
+    bool speculative = tx->state == TX_SPECULATIVE;
     if (tx->state != TX_IRREVOCABLE && !tx->algo->commit(tx, &privatization_time))
         return false;
     release_serial_lock(tx);
@@ -364,7 +369,7 @@ static bool commit_outermost(struct tm_tx *tx)
     tx->stack_top = 0;
     if (privatization_time)
         tm_privatization_wait(tx, privatization_time);
-    after_commit(tx);
+    after_commit(tx, speculative);
     return true;
 }
 

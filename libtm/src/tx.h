@@ -99,6 +99,17 @@ struct tm_cm_state {
     bool lowered;          /* priority, softprio: the nice value is raised now */
 };
 
+/* Blocks freed by committed speculative transactions that other transactions may still read:
+ * returned to the allocator later (reclaim.c). */
+struct tm_reclaim_batch;
+struct tm_reclaim {
+    struct tm_log pending;       /* struct tm_alloc_record, not yet in a batch */
+    size_t pending_bytes;
+    struct tm_reclaim_batch *batches; /* sealed, waiting for readers to move on */
+    size_t held_bytes, held_blocks;   /* in the batches */
+    uint32_t commits_since_poll;
+};
+
 /* Which side of the serial lock a transaction holds (struct tm_tx's serial_hold). */
 enum tm_hold { HOLD_NONE, HOLD_READ, HOLD_WRITE };
 
@@ -136,15 +147,20 @@ struct tm_tx {
     struct tm_log checkpoints;
     struct tm_jmpbuf jb; /* where the outermost transaction restarts */
     uint32_t restarts;   /* of the current outermost transaction */
+    uint32_t attempts;   /* reader flag values handed out so far (tm_reader_value) */
     uint32_t outer_props; /* properties of the outermost transaction (restarts) */
     /* statistics of the current transaction */
     void *site;               /* return address of the outermost begin */
     uint64_t start_cycles;
     unsigned max_depth;
     struct tm_cm_state cm; /* contention manager (contention.h) */
+    struct tm_reclaim reclaim; /* blocks freed by committed transactions, not yet released */
 
     /* --- read by other threads: serial lock and privatization (privatization.c) --- */
-    _Alignas(TM_CACHELINE) _Atomic int reader; /* 1 while a speculative transaction runs */
+    /* Non-zero while a transaction runs on the serial lock's read side: a value of its own per
+     * attempt (tm_reader_value), so that a thread that saw it can tell later whether that
+     * attempt has ended (reclaim.c). */
+    _Alignas(TM_CACHELINE) _Atomic uint32_t reader;
     /* The snapshot time of a running transaction whose algorithm makes commits wait for older
      * snapshots (orec), else TM_INACTIVE. */
     _Atomic uint64_t published;

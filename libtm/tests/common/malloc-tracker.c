@@ -81,6 +81,16 @@ long tracked_live_blocks(void)
     return n;
 }
 
+long tracked_live_blocks_all(void)
+{
+    long n = 0;
+    lock();
+    for (int i = 0; i < MAX_TRACKED; i++)
+        n += live[i].block != NULL;
+    unlock();
+    return n;
+}
+
 int tracked_is_live(const void *p)
 {
     int found = 0;

@@ -16,6 +16,8 @@ extern "C" {
 
 /* Number of tracked blocks currently allocated by the calling thread. */
 long tracked_live_blocks(void) __attribute__((transaction_pure));
+/* Number of tracked blocks currently allocated by any thread, living or exited. */
+long tracked_live_blocks_all(void) __attribute__((transaction_pure));
 /* 1 if p is a tracked block that is currently allocated. */
 int tracked_is_live(const void *p) __attribute__((transaction_pure));
 
