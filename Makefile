@@ -1,6 +1,7 @@
 # Top-level build: every component has its own Makefile; this one calls them in order.
 #   make            build everything
 #   make check      install missing packages, build, run every test, print one summary line
+#   make check-asan the sanitizer runs (libtm under ASan+UBSan, ...)
 #   make demo       the main job: transactional Quake server + replay bots, with statistics
 #   make bench      libtm vs GCC libitm vs mutex benchmark (results/libtm-bench.csv + plot)
 #   make results    every benchmark (long)
@@ -15,7 +16,7 @@ include config.mk
 COMPONENTS := $(foreach c,libtm quakeworld-server clients httpd-memcache scripts,$(if $(wildcard $(c)/Makefile),$(c)))
 PREFIX ?= /usr/local
 
-.PHONY: all check check-run deps demo bench results install install-system uninstall \
+.PHONY: all check check-run check-asan deps demo bench results install install-system uninstall \
         uninstall-system clean $(COMPONENTS)
 
 all: $(COMPONENTS)
@@ -35,6 +36,16 @@ check: deps
 demo: deps
 	$(MAKE) all
 	@scripts/demo
+
+# AddressSanitizer/UBSan runs of what GCC can build with them (it refuses them on -fgnu-tm
+# code): each component's check-asan-run.
+check-asan: deps
+	$(MAKE) all
+	@rm -rf $(BUILD)/test-results $(BUILD)/test-logs
+	@for c in $(COMPONENTS); do \
+	  if $(MAKE) -s -C $$c -n check-asan-run >/dev/null 2>&1; then \
+	    $(MAKE) -s -C $$c check-asan-run || exit 1; fi; done
+	@$(TEST_SUMMARY)
 
 bench: deps
 	$(MAKE) all

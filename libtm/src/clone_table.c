@@ -7,7 +7,9 @@
  * reader lock would make every such call of every thread write the same cache line. Tables
  * change only when a library is loaded or unloaded: those changes take a mutex among
  * themselves and publish with release stores, and the node of a removed table is never freed
- * (a lookup may still be walking past it; its link still leads on). */
+ * (a lookup may still be walking past it; its link still leads on). Removed nodes stay
+ * reachable from a list of their own, so that leak checkers do not report them (every
+ * program's own table is removed at exit). */
 #include "clone_table.h"
 #include "tx.h"
 #include "fatal.h"
@@ -27,10 +29,12 @@ struct clone_table {
     size_t count;
     void *lowest, *highest;
     _Atomic(struct clone_table *) next;
+    struct clone_table *next_removed;
 };
 
 static pthread_mutex_t changes_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(struct clone_table *) tables;
+static struct clone_table *removed; /* under changes_lock */
 
 static int by_original(const void *a, const void *b)
 {
@@ -68,6 +72,8 @@ void _ITM_deregisterTMCloneTable(void *table)
         if (t->entries == table) {
             atomic_store_explicit(p, atomic_load_explicit(&t->next, memory_order_relaxed),
                                   memory_order_release);
+            t->next_removed = removed;
+            removed = t;
             break;
         }
         p = &t->next;
