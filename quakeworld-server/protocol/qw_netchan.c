@@ -36,6 +36,10 @@ bool qw_netchan_process(qw_netchan *nc, const uint8_t *pkt, size_t len, double n
         nc->stale_count++;
         return false;
     }
+    if (seq - nc->incoming_sequence > QW_NETCHAN_MAX_GAP) {
+        nc->bogus_count++;
+        return false;
+    }
     /* The peer cannot acknowledge a packet we have not sent yet. */
     if (ack >= nc->outgoing_sequence) {
         nc->bogus_count++;
@@ -88,7 +92,8 @@ size_t qw_netchan_transmit(qw_netchan *nc, const uint8_t *unreliable, size_t unr
     uint32_t w1 = (uint32_t)nc->outgoing_sequence | ((uint32_t)send_reliable << 31);
     uint32_t w2 = (uint32_t)nc->incoming_sequence |
                   ((uint32_t)nc->incoming_reliable_sequence << 31);
-    nc->outgoing_sequence++;
+    if (nc->outgoing_sequence < INT32_MAX)
+        nc->outgoing_sequence++;
     qw_write_long(&send, (int32_t)w1);
     qw_write_long(&send, (int32_t)w2);
     if (nc->is_client)

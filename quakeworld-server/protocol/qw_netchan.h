@@ -44,17 +44,25 @@ typedef struct qw_netchan {
     uint8_t reliable_buf[QW_MAX_MSGLEN];
 } qw_netchan;
 
+/* Packets a peer may skip at once (about 14 minutes of total loss at 77 packets a second; a
+ * connection is timed out long before). A larger jump is hostile: the server answers with
+ * the client's sequence, and a client could otherwise push it to the 31-bit limit at once. */
+#define QW_NETCHAN_MAX_GAP 65536
+
 void qw_netchan_init(qw_netchan *nc, bool is_client, int qport);
 
 /* Accepts an incoming sequenced packet (not connectionless). On success returns true and
  * sets *payload to read the message after the header (servers: the qport is consumed and
  * returned in *qport_out if non-NULL). Returns false for truncated headers, stale or
- * duplicate sequences, and acknowledgements of packets never sent. */
+ * duplicate sequences, sequences more than QW_NETCHAN_MAX_GAP ahead, and acknowledgements
+ * of packets never sent. */
 bool qw_netchan_process(qw_netchan *nc, const uint8_t *pkt, size_t len, double now,
                         qw_msgreader *payload, int *qport_out);
 
 /* Builds the next packet into out (outsize >= QW_MAX_PACKET is always enough): header,
- * the reliable block when due, then `unreliable` if it still fits. Returns its length. */
+ * the reliable block when due, then `unreliable` if it still fits. Returns its length. The
+ * outgoing sequence stops at the 31-bit limit (2^31 - 1, after 320 days at 77 packets a
+ * second): the peer then drops the packets as duplicates. */
 size_t qw_netchan_transmit(qw_netchan *nc, const uint8_t *unreliable, size_t unreliable_len,
                            uint8_t *out, size_t outsize);
 

@@ -69,6 +69,36 @@ static void test_gaps_and_bogus_packets(void **state)
     assert_int_equal(l.server.incoming_sequence, 3);
 }
 
+/* A client cannot push the sequences to the 31-bit limit (the server answers with the
+ * client's sequence, and counting on from 2^31 - 1 overflowed). */
+static void test_sequence_jumps_bounded(void **state)
+{
+    (void)state;
+    link l;
+    link_init(&l);
+    qw_msgreader payload;
+    uint8_t pkt[QW_MAX_PACKET];
+    size_t n = qw_netchan_transmit(&l.client, NULL, 0, pkt, sizeof pkt);
+    assert_true(qw_netchan_process(&l.server, pkt, n, 0, &payload, NULL));
+
+    l.client.outgoing_sequence = 0x7fffffff; /* a hostile client's next packet */
+    n = qw_netchan_transmit(&l.client, NULL, 0, pkt, sizeof pkt);
+    assert_false(qw_netchan_process(&l.server, pkt, n, 0, &payload, NULL));
+    assert_int_equal(l.server.incoming_sequence, 1);
+    assert_int_equal(l.server.bogus_count, 1);
+
+    l.client.outgoing_sequence = 1 + QW_NETCHAN_MAX_GAP; /* the largest gap allowed */
+    n = qw_netchan_transmit(&l.client, NULL, 0, pkt, sizeof pkt);
+    assert_true(qw_netchan_process(&l.server, pkt, n, 0, &payload, NULL));
+    assert_int_equal(l.server.dropped, QW_NETCHAN_MAX_GAP - 1);
+
+    /* At the limit the sequence stays there instead of overflowing. */
+    l.server.outgoing_sequence = 0x7fffffff;
+    n = qw_netchan_transmit(&l.server, NULL, 0, pkt, sizeof pkt);
+    assert_int_equal(l.server.outgoing_sequence, 0x7fffffff);
+    assert_int_equal(pkt[0] | pkt[1] << 8 | pkt[2] << 16 | (pkt[3] & 0x7f) << 24, 0x7fffffff);
+}
+
 static size_t server_send(link *l)
 {
     return qw_netchan_transmit(&l->server, (const uint8_t *)"U", 1, l->pkt, sizeof l->pkt);
@@ -144,6 +174,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_client_header_bytes),
         cmocka_unit_test(test_gaps_and_bogus_packets),
+        cmocka_unit_test(test_sequence_jumps_bounded),
         cmocka_unit_test(test_reliable_retransmission),
         cmocka_unit_test(test_reliable_overflow_reported),
     };
