@@ -44,6 +44,17 @@ static inline uint64_t tm_load_aligned(const void *addr, size_t len)
     }
 }
 
+/* A plain store of the low 1, 2, 4 or 8 bytes of `value` to an aligned address. */
+static inline void tm_store_aligned(void *addr, uint64_t value, size_t len)
+{
+    switch (len) {
+    case 8: *(uint64_t *)addr = value; break;
+    case 4: *(uint32_t *)addr = (uint32_t)value; break;
+    case 2: *(uint16_t *)addr = (uint16_t)value; break;
+    default: *(uint8_t *)addr = (uint8_t)value; break;
+    }
+}
+
 /* Registry indexes, from algorithms.def. */
 enum tm_algo_id {
 #define TM_ALGORITHM(name, speculative) TM_ALGO_##name,
@@ -58,6 +69,8 @@ struct tm_algo {
     /* Runs concurrently with other transactions under the serial lock's read side; false:
      * the transaction holds the serial lock's write side and runs alone. */
     bool speculative;
+    /* The barriers' fast paths for this algorithm (enum tm_read_path, tm_write_path; tx.h). */
+    uint8_t read_path, write_path;
 
     void (*begin)(struct tm_tx *tx);
     /* Barriers. load/store: values of 1, 2, 4 or 8 bytes (index TM_SIZE_INDEX(len); the
@@ -82,6 +95,10 @@ struct tm_algo {
      * the snapshot still valid and move it forward, or restart. Only called by the
      * transaction's own thread, from its barriers. NULL when commits never wait. */
     void (*move_snapshot)(struct tm_tx *tx);
+    /* After a partial rollback restored the algorithm: sets the barriers' paths from the
+     * transaction's state where it chose others than read_path/write_path (a norec writer).
+     * NULL when it never does. */
+    void (*refresh_paths)(struct tm_tx *tx);
 };
 
 /* The registered algorithms, indexed by enum tm_algo_id. */

@@ -13,11 +13,13 @@
  * committed transaction made private. */
 #include "algo_norec.h"
 #include "events.h"
+#include "fatal.h"
 #include "serial_lock.h"
 #include "transaction.h"
 #include "undo_log.h"
 #include "wait.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct tm_norec_seqlock tm_norec_seqlock;
@@ -34,8 +36,8 @@ static inline bool own_frame(const struct tm_tx *tx, const void *addr)
 
 static bool values_unchanged(const struct tm_tx *tx, const struct norec_tx *s)
 {
-    size_t n = TM_LOG_COUNT(&s->values, struct value_entry);
-    const struct value_entry *e = (const struct value_entry *)(const void *)s->values.data;
+    size_t n = (size_t)(s->next - s->base);
+    const struct value_entry *e = s->base;
     for (size_t i = 0; i < n; i++) {
         uint64_t now = 0;
         memcpy(&now, e[i].addr, e[i].len);
@@ -51,10 +53,25 @@ static bool values_unchanged(const struct tm_tx *tx, const struct norec_tx *s)
     return true;
 }
 
+/* Doubles the value log (the fast path found it full). */
+static void grow_values(struct norec_tx *s)
+{
+    size_t used = (size_t)(s->next - s->base);
+    size_t cap = s->base ? (size_t)(s->end - s->base) * 2 : 256;
+    struct value_entry *base = realloc(s->base, cap * sizeof *base);
+    if (!base)
+        tm_fatal("out of memory growing a read log to %zu entries", cap);
+    s->base = base;
+    s->next = base + used;
+    s->end = base + cap;
+}
+
 static void log_value(struct norec_tx *s, const void *addr, const void *value, size_t len)
 {
     if (len <= 8) {
-        struct value_entry *e = TM_LOG_PUSH(&s->values, struct value_entry);
+        if (unlikely(s->next == s->end))
+            grow_values(s);
+        struct value_entry *e = s->next++;
         e->addr = addr;
         e->len = len;
         e->value = 0;
@@ -120,11 +137,19 @@ static void norec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len
     log_value(s, addr, dst, len);
 }
 
-uint64_t tm_norec_load_slow(struct tm_tx *tx, const void *addr, size_t len)
+uint64_t tm_norec_load_slow(const void *addr, struct tm_tx *tx, size_t len)
 {
     uint64_t value = 0;
     norec_read(tx, addr, &value, len);
     return value;
+}
+
+/* A writer's reads are plain loads (nobody else writes while it holds the lock), its writes
+ * undo-logged stores. */
+static void use_writer_paths(struct tm_tx *tx)
+{
+    if (tm_norec_state(tx)->writer)
+        tm_use_paths(tx, TM_READ_DIRECT, TM_WRITE_LOGGED);
 }
 
 static void become_writer(struct tm_tx *tx, struct norec_tx *s)
@@ -138,6 +163,7 @@ static void become_writer(struct tm_tx *tx, struct norec_tx *s)
         s->snapshot = revalidate(tx, s);
     }
     s->writer = true;
+    use_writer_paths(tx);
 }
 
 static void norec_write(struct tm_tx *tx, void *addr, const void *src, size_t len)
@@ -160,7 +186,7 @@ static void end(struct norec_tx *s)
         atomic_store_explicit(&tm_norec_seqlock.seq, s->snapshot + 2, memory_order_release);
         s->writer = false;
     }
-    s->values.len = 0;
+    s->next = s->base;
     s->longs.len = 0;
 }
 
@@ -189,6 +215,8 @@ const struct tm_algo tm_algo_norec = {
     .name = "norec",
     .id = TM_ALGO_norec,
     .speculative = true,
+    .read_path = TM_READ_NOREC,
+    .write_path = TM_WRITE_CALL, /* the first write takes the lock (become_writer) */
     .begin = norec_begin,
     .load = TM_SIZED(tm_norec_load),
     .store = TM_SIZED(norec_store),
@@ -197,4 +225,5 @@ const struct tm_algo tm_algo_norec = {
     .commit = norec_commit,
     .rollback = norec_rollback,
     .validate = norec_validate,
+    .refresh_paths = use_writer_paths,
 };

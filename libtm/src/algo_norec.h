@@ -29,7 +29,8 @@ struct long_read {
 struct norec_tx {
     uint64_t snapshot;
     bool writer; /* holds the sequence lock */
-    struct tm_log values; /* struct value_entry */
+    /* The value log, appended by the read fast path: [base, next) in use, end the capacity. */
+    struct value_entry *next, *end, *base;
     struct tm_log longs;  /* struct long_read + bytes */
 };
 _Static_assert(sizeof(struct norec_tx) <= TM_ALGO_STATE_SIZE, "norec state too large");
@@ -39,32 +40,35 @@ static inline struct norec_tx *tm_norec_state(struct tm_tx *tx)
     return tm_algo_state(tx, TM_ALGO_norec, struct norec_tx);
 }
 
-/* Every case the fast path leaves out: unaligned, a writer committed, a full log. */
-uint64_t tm_norec_load_slow(struct tm_tx *tx, const void *addr, size_t len)
+/* Every case the fast path leaves out: a writer committed, a full log. (The address comes
+ * first: the barriers' entry points get it in that register and jump here unchanged.) */
+uint64_t tm_norec_load_slow(const void *addr, struct tm_tx *tx, size_t len)
     __attribute__((visibility("hidden"), noinline));
 
-/* The hot path: an aligned value while no writer committed since the snapshot. */
+/* The hot path of a reader (the barriers take it only for transactions that have not written:
+ * a writer reads directly): a value while no writer committed since the snapshot. Alignment
+ * does not matter: x86 loads unaligned values, and a torn one fails the sequence check. */
 static inline uint64_t tm_norec_load(struct tm_tx *tx, const void *addr, size_t len)
 {
     struct norec_tx *s = tm_norec_state(tx);
-    if (likely(((uintptr_t)addr & (len - 1)) == 0)) {
-        uint64_t value = tm_load_aligned(addr, len);
-        if (s->writer)
-            return value;
-        atomic_thread_fence(memory_order_acquire);
-        size_t used = s->values.len;
-        if (likely(atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_relaxed) ==
-                       s->snapshot &&
-                   used + sizeof(struct value_entry) <= s->values.cap)) {
-            struct value_entry *e = (struct value_entry *)(void *)(s->values.data + used);
-            s->values.len = used + sizeof *e;
-            e->addr = addr;
-            e->value = value;
-            e->len = len;
-            return value;
-        }
+    uint64_t value;
+    switch (len) {
+    case 8: value = *(const uint64_t *)addr; break;
+    case 4: value = *(const uint32_t *)addr; break;
+    case 2: value = *(const uint16_t *)addr; break;
+    default: value = *(const uint8_t *)addr; break;
     }
-    return tm_norec_load_slow(tx, addr, len);
+    atomic_thread_fence(memory_order_acquire);
+    struct value_entry *e = s->next;
+    if (likely(atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_relaxed) == s->snapshot &&
+               e != s->end)) {
+        s->next = e + 1;
+        e->addr = addr;
+        e->value = value;
+        e->len = len;
+        return value;
+    }
+    return tm_norec_load_slow(addr, tx, len);
 }
 
 #endif

@@ -45,7 +45,6 @@ struct lock_entry {
     uint64_t previous;
 };
 
-static inline uint64_t locked_by(const struct tm_tx *tx) { return (uint64_t)(uintptr_t)tx | 1; }
 static inline bool is_locked(uint64_t v) { return v & 1; }
 static inline uint64_t version_of(uint64_t v) { return v >> 1; }
 
@@ -54,7 +53,7 @@ static inline uint64_t version_of(uint64_t v) { return v >> 1; }
  * first), and nobody else could change it since. */
 static bool reads_valid(struct tm_tx *tx, const struct orec_tx *s)
 {
-    uint64_t mine = locked_by(tx), limit = s->snapshot << 1;
+    uint64_t mine = tm_orec_locked_by(tx), limit = s->snapshot << 1;
     for (orec_t **e = s->read_base; e < s->read_next; e++) {
         uint64_t v = atomic_load_explicit(*e, memory_order_relaxed);
         if (v > limit && v != mine) /* locked values are odd and larger than any version */
@@ -67,7 +66,7 @@ static bool reads_valid(struct tm_tx *tx, const struct orec_tx *s)
  * 0 (then the next read moves the snapshot). */
 static void raise_limit(struct tm_tx *tx, uint64_t seen, uint64_t snapshot)
 {
-    atomic_compare_exchange_strong_explicit(&tx->read_limit, &seen, snapshot << 1,
+    atomic_compare_exchange_strong_explicit(&tx->read_limit, &seen, tm_orec_limit(snapshot),
                                             memory_order_relaxed, memory_order_relaxed);
 }
 
@@ -79,15 +78,15 @@ static void raise_limit(struct tm_tx *tx, uint64_t seen, uint64_t snapshot)
  * during the extension left the limit unchanged and the compare-and-swap succeeded: the second
  * requester's commit (newer than the clock read here) then went unseen, and this transaction
  * went on reading data that thread had privatized (orec's rare privatization failures). So a
- * pending request is taken first, by exchanging it for 1 (no version passes the fast path but
- * the never-written 0) before the clock is read: the requests it takes are older than the new
- * snapshot, and any later one changes the limit again. */
+ * pending request is taken first, by exchanging it for the limit of snapshot 0 (no version
+ * passes the fast path but the never-written 0) before the clock is read: the requests it
+ * takes are older than the new snapshot, and any later one changes the limit again. */
 static void extend_or_restart(struct tm_tx *tx)
 {
     struct orec_tx *s = tm_orec_state(tx);
     uint64_t seen = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
     if (seen == 0) {
-        seen = 1;
+        seen = tm_orec_limit(0);
         atomic_exchange_explicit(&tx->read_limit, seen, memory_order_seq_cst);
     }
     uint64_t now = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
@@ -145,7 +144,7 @@ static void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_
     for (;;) {
         uint64_t v = atomic_load_explicit(o, memory_order_acquire);
         if (unlikely(is_locked(v))) {
-            if (v == locked_by(tx)) {
+            if (v == tm_orec_locked_by(tx)) {
                 copy_small(dst, src, n);
                 return;
             }
@@ -159,7 +158,7 @@ static void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_
             extend_or_restart(tx);
             continue;
         }
-        if (v > limit)
+        if (v >= limit)
             raise_limit(tx, limit, s->snapshot);
         copy_small(dst, src, n);
         atomic_thread_fence(memory_order_acquire);
@@ -184,17 +183,17 @@ static void orec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
     }
 }
 
-uint64_t tm_orec_load_slow(struct tm_tx *tx, const void *addr, size_t len)
+uint64_t tm_orec_load_slow(const void *addr, struct tm_tx *tx, size_t len)
 {
     uint64_t value = 0;
     orec_read(tx, addr, &value, len);
     return value;
 }
 
-static void __attribute__((noinline)) acquire_slow(struct tm_tx *tx, orec_t *o)
+void tm_orec_acquire_slow(struct tm_tx *tx, orec_t *o)
 {
     struct orec_tx *s = tm_orec_state(tx);
-    uint64_t mine = locked_by(tx);
+    uint64_t mine = tm_orec_locked_by(tx);
     for (;;) {
         uint64_t v = atomic_load_explicit(o, memory_order_relaxed);
         if (v == mine)
@@ -226,20 +225,14 @@ static void __attribute__((noinline)) acquire_slow(struct tm_tx *tx, orec_t *o)
     }
 }
 
-static inline void acquire(struct tm_tx *tx, orec_t *o)
-{
-    if (atomic_load_explicit(o, memory_order_relaxed) != locked_by(tx))
-        acquire_slow(tx, o);
-}
-
-static void orec_write(struct tm_tx *tx, void *addr, const void *src, size_t len)
+void tm_orec_write(struct tm_tx *tx, void *addr, const void *src, size_t len)
 {
     uint8_t *p = addr;
     size_t left = len;
     while (left) {
         size_t room = STRIPE_SIZE - ((uintptr_t)p & (STRIPE_SIZE - 1));
         size_t n = left < room ? left : room;
-        acquire(tx, tm_orec_for((uintptr_t)p));
+        tm_orec_acquire(tx, tm_orec_for((uintptr_t)p));
         p += n;
         left -= n;
     }
@@ -247,22 +240,6 @@ static void orec_write(struct tm_tx *tx, void *addr, const void *src, size_t len
     memcpy(addr, src, len);
 }
 
-static inline void orec_store(struct tm_tx *tx, void *addr, uint64_t value, size_t len)
-{
-    uintptr_t a = (uintptr_t)addr;
-    if (unlikely((a & (len - 1)) != 0)) {
-        orec_write(tx, addr, &value, len);
-        return;
-    }
-    acquire(tx, tm_orec_for(a));
-    tm_undo_record(tx, addr, len);
-    switch (len) {
-    case 8: *(uint64_t *)addr = value; break;
-    case 4: *(uint32_t *)addr = (uint32_t)value; break;
-    case 2: *(uint16_t *)addr = (uint16_t)value; break;
-    default: *(uint8_t *)addr = (uint8_t)value; break;
-    }
-}
 
 static void release_all(struct orec_tx *s, uint64_t version)
 {
@@ -317,17 +294,19 @@ static bool orec_validate(struct tm_tx *tx)
 }
 
 TM_SIZED_LOADS(tm_orec_load)
-TM_SIZED_STORES(orec_store)
+TM_SIZED_STORES(tm_orec_store)
 
 const struct tm_algo tm_algo_orec = {
     .name = "orec",
     .id = TM_ALGO_orec,
     .speculative = true,
+    .read_path = TM_READ_OREC,
+    .write_path = TM_WRITE_OREC,
     .begin = orec_begin,
     .load = TM_SIZED(tm_orec_load),
-    .store = TM_SIZED(orec_store),
+    .store = TM_SIZED(tm_orec_store),
     .read = orec_read,
-    .write = orec_write,
+    .write = tm_orec_write,
     .commit = orec_commit,
     .rollback = orec_rollback,
     .validate = orec_validate,

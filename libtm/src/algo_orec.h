@@ -5,6 +5,7 @@
 #define LIBTM_ALGO_OREC_H
 
 #include "privatization.h"
+#include "undo_log.h"
 
 /* 2^16 orecs (512 KB): enough stripes that unrelated data rarely shares an orec, few enough
  * that the table mostly stays in the caches (a 2^20 table costs a cache miss per read). */
@@ -48,33 +49,93 @@ static inline void tm_orec_log_read(struct orec_tx *s, orec_t *o)
         *s->read_next++ = o;
 }
 
-/* Every case the fast path leaves out: unaligned, locked (ours or another's), newer than the
- * read limit, a move requested. */
-uint64_t tm_orec_load_slow(struct tm_tx *tx, const void *addr, size_t len)
+/* What a locked orec holds: the owner's descriptor address | 1. */
+static inline uint64_t tm_orec_locked_by(const struct tm_tx *tx)
+{
+    return (uint64_t)(uintptr_t)tx | 1;
+}
+
+/* Locks `o` for the transaction (conflicts go to the contention manager). */
+void tm_orec_acquire_slow(struct tm_tx *tx, orec_t *o) __attribute__((visibility("hidden"), noinline));
+static inline void tm_orec_acquire(struct tm_tx *tx, orec_t *o)
+{
+    if (atomic_load_explicit(o, memory_order_relaxed) != tm_orec_locked_by(tx))
+        tm_orec_acquire_slow(tx, o);
+}
+
+/* Any write: every stripe locked, the old bytes logged, then stored in place. */
+void tm_orec_write(struct tm_tx *tx, void *addr, const void *src, size_t len)
     __attribute__((visibility("hidden"), noinline));
 
-/* The hot path: an aligned scalar whose orec is unlocked and not newer than the read limit
- * (one comparison: locked values are odd and larger than any version; a waiting thread set
- * the limit to 0). */
+/* The store barriers' entry (the table's, and the barriers' slow path): a value of 1, 2, 4
+ * or 8 bytes. */
+static inline void tm_orec_store(struct tm_tx *tx, void *addr, uint64_t value, size_t len)
+{
+    uintptr_t a = (uintptr_t)addr;
+    if (unlikely((a & (len - 1)) != 0)) {
+        tm_orec_write(tx, addr, &value, len);
+        return;
+    }
+    tm_orec_acquire(tx, tm_orec_for(a));
+    tm_undo_record(tx, addr, len);
+    tm_store_aligned(addr, value, len);
+}
+
+/* The barriers' fast path: an aligned value in a stripe the transaction holds already, with
+ * room in the undo log. False: take tm_orec_store (it calls, the fast path does not). */
+static inline bool tm_orec_store_fast(struct tm_tx *tx, void *addr, uint64_t value,
+                                      size_t len)
+{
+    uintptr_t a = (uintptr_t)addr;
+    if (likely((a & (len - 1)) == 0 &&
+               atomic_load_explicit(tm_orec_for(a), memory_order_relaxed) ==
+                   tm_orec_locked_by(tx) &&
+               tm_undo_word_fits(tx))) {
+        tm_undo_push_word(tx, addr, len);
+        tm_store_aligned(addr, value, len);
+        return true;
+    }
+    return false;
+}
+
+/* Every case the fast path leaves out: unaligned, locked (ours or another's), newer than the
+ * read limit, a move requested. */
+uint64_t tm_orec_load_slow(const void *addr, struct tm_tx *tx, size_t len)
+    __attribute__((visibility("hidden"), noinline));
+
+/* The read limit that lets the fast path accept versions up to `snapshot`: odd, so that one
+ * comparison v < limit refuses locked orecs (odd, larger than any version), newer versions
+ * and a requested move (limit 0) at once. */
+static inline uint64_t tm_orec_limit(uint64_t snapshot)
+{
+    return (snapshot << 1) | 1;
+}
+
+/* The hot path: an aligned scalar whose orec is unlocked and not newer than the read limit.
+ * The value is loaded first and then judged: the limit after it (a privatizing commit that
+ * lowered the limit meanwhile may have changed the data with plain stores, which the orec
+ * does not show: privatization.c), and the orec again (nobody wrote the stripe meanwhile). */
 static inline uint64_t tm_orec_load(struct tm_tx *tx, const void *addr, size_t len)
 {
     uintptr_t a = (uintptr_t)addr;
     if (likely((a & (len - 1)) == 0)) {
         orec_t *o = tm_orec_for(a);
         uint64_t v = atomic_load_explicit(o, memory_order_acquire);
-        if (likely(v <= atomic_load_explicit(&tx->read_limit, memory_order_relaxed))) {
-            uint64_t value = tm_load_aligned(addr, len);
-            atomic_thread_fence(memory_order_acquire);
-            /* A privatizing commit that lowered the limit meanwhile may have changed the data
-             * with plain stores, which the orec does not show (privatization.c). */
-            if (likely(atomic_load_explicit(o, memory_order_relaxed) == v &&
-                       !tm_move_requested(tx))) {
-                tm_orec_log_read(tm_orec_state(tx), o);
-                return value;
-            }
+        uint64_t value = tm_load_aligned(addr, len);
+        atomic_thread_fence(memory_order_acquire);
+        uint64_t limit = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
+        struct orec_tx *s = tm_orec_state(tx);
+        orec_t **e = s->read_next;
+        /* A full log takes the slow path too: the fast path then calls nothing, and needs no
+         * register that a call would make it save. */
+        if (likely(v < limit && atomic_load_explicit(o, memory_order_relaxed) == v &&
+                   e != s->read_end)) {
+            *e = o;
+            s->read_next = e + 1;
+            return value;
         }
     }
-    return tm_orec_load_slow(tx, addr, len);
+    return tm_orec_load_slow(addr, tx, len);
 }
 
 #endif

@@ -2,6 +2,7 @@
  * alone. "serial" still undo-logs its writes because the transaction may cancel;
  * "irrevocable" touches memory directly and can never roll back (also what barriers do
  * outside transactions). Neither needs private state or privatization waits. */
+#include "tx.h"
 #include "undo_log.h"
 
 #include <string.h>
@@ -63,6 +64,8 @@ const struct tm_algo tm_algo_serial = {
     .name = "serial",
     .id = TM_ALGO_serial,
     .speculative = false,
+    .read_path = TM_READ_DIRECT,
+    .write_path = TM_WRITE_LOGGED,
     .begin = exclusive_begin,
     .load = TM_SIZED(direct_load),
     .store = TM_SIZED(logged_store),
@@ -77,6 +80,8 @@ const struct tm_algo tm_algo_irrevocable = {
     .name = "serial-irrevocable",
     .id = TM_ALGO_serial,
     .speculative = false,
+    .read_path = TM_READ_DIRECT,
+    .write_path = TM_WRITE_DIRECT,
     .begin = exclusive_begin,
     .load = TM_SIZED(direct_load),
     .store = TM_SIZED(direct_store),

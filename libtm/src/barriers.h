@@ -1,7 +1,8 @@
 /* Generator of the load/store/log barriers of one type: every family (R, RaR, RaW, RfW, W, WaR,
- * WaW, L) for every type comes from this one definition. The modifiers are hints that the
- * algorithms do not need, so all loads share one path and all stores another. Values of up to
- * 8 bytes travel in a register (the algorithm's load/store); wider ones through memory. */
+ * WaW, L) for every type comes from this one definition. Of the modifiers only RaW changes
+ * the path (a plain load); the others are hints the algorithms do not need, and GCC 12 rarely
+ * emits them (one RaW in the intset benchmark's 400 barrier calls). Values of up to 8 bytes
+ * travel in a register (the algorithm's load/store); wider ones through memory. */
 #ifndef LIBTM_BARRIERS_H
 #define LIBTM_BARRIERS_H
 
@@ -14,11 +15,68 @@
 #include <string.h>
 
 /* Outside any transaction (no descriptor yet, or tm_algo_irrevocable between transactions)
- * the algorithm accesses memory directly. Stores into the transaction's own dead-at-rollback
- * stack (tm_private_stack) bypass it: nothing needs undoing or locking there. Loads from it go
- * through the algorithm, which is correct, and a check would cost every other load. The read
- * fast paths of the speculative algorithms are inlined here (algo_norec.h, algo_orec.h): a
- * jump through the algorithm table costs a read up to 7 %. */
+ * the barriers access memory directly. Inside one they take the path the descriptor names
+ * (tx.h: chosen with the algorithm, so one byte decides): the read and write fast paths of
+ * orec and norec are inlined here (a jump through the algorithm table costs a read up to
+ * 7 %), exclusive transactions and norec writers read with plain loads, and everything else
+ * (statistics on, a norec reader's first write, other sizes) goes through the algorithm's
+ * table. Stores into the transaction's own dead-at-rollback stack (tm_private_stack) bypass
+ * the algorithm: nothing needs undoing or locking there. Loads from it go through it, which
+ * is correct, and a check would cost every other load. */
+
+/* Values of 1, 2, 4 or 8 bytes travel in a register; the others through memory. */
+#define TM_WORD_SIZED(T) (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0)
+
+static inline __attribute__((always_inline)) uint64_t tm_load_word(struct tm_tx *tx,
+                                                                    const void *p, size_t len)
+{
+    switch (tx->read_path) {
+    case TM_READ_NOREC: return tm_norec_load(tx, p, len);
+    case TM_READ_OREC: return tm_orec_load(tx, p, len);
+    case TM_READ_DIRECT:
+        if (likely(((uintptr_t)p & (len - 1)) == 0))
+            return tm_load_aligned(p, len);
+        break;
+    default:
+        if (tm_stats_enabled)
+            tx->bytes_read += len;
+        break;
+    }
+    return tx->algo->load[TM_SIZE_INDEX(len)](tx, p);
+}
+
+/* Every path ends in a plain store or in one jump to the algorithm's table, so that the fast
+ * paths call nothing and save no registers. */
+static inline __attribute__((always_inline)) void tm_store_word(struct tm_tx *tx, void *p,
+                                                                uint64_t v, size_t len)
+{
+    bool aligned = ((uintptr_t)p & (len - 1)) == 0;
+    switch (tx->write_path) {
+    case TM_WRITE_OREC:
+        if (tm_orec_store_fast(tx, p, v, len))
+            return;
+        break;
+    case TM_WRITE_LOGGED:
+        if (likely(aligned && tm_undo_word_fits(tx))) {
+            tm_undo_push_word(tx, p, len);
+            tm_store_aligned(p, v, len);
+            return;
+        }
+        break;
+    case TM_WRITE_DIRECT:
+        if (likely(aligned)) {
+            tm_store_aligned(p, v, len);
+            return;
+        }
+        break;
+    default:
+        if (tm_stats_enabled)
+            tx->bytes_written += len;
+        break;
+    }
+    tx->algo->store[TM_SIZE_INDEX(len)](tx, p, v);
+}
+
 #define TM_LOAD_BODY(T, p)                                                                   \
     do {                                                                                     \
         struct tm_tx *tx_ = tm_current;                                                      \
@@ -27,16 +85,26 @@
             __builtin_memcpy(&v_, (p), sizeof(T)); /* GCC passes under-aligned vectors */    \
             return v_;                                                                       \
         }                                                                                    \
-        if (unlikely(tm_stats_enabled))                                                      \
-            tx_->bytes_read += sizeof(T);                                                    \
-        if (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {                          \
-            uint64_t w_ = tx_->algo == &tm_algo_norec  ? tm_norec_load(tx_, (p), sizeof(T))  \
-                          : tx_->algo == &tm_algo_orec ? tm_orec_load(tx_, (p), sizeof(T))   \
-                          : tx_->algo->load[TM_SIZE_INDEX(sizeof(T))](tx_, (p));             \
+        if (TM_WORD_SIZED(T)) {                                                              \
+            uint64_t w_ = tm_load_word(tx_, (p), sizeof(T));                                 \
             __builtin_memcpy(&v_, &w_, sizeof(T));                                           \
         } else {                                                                             \
+            if (unlikely(tm_stats_enabled))                                                  \
+                tx_->bytes_read += sizeof(T);                                                \
             tx_->algo->read(tx_, (p), &v_, sizeof(T));                                       \
         }                                                                                    \
+        return v_;                                                                           \
+    } while (0)
+
+/* Read after write: the location is the transaction's own (orec: locked by it; norec: it holds
+ * the lock and reads directly anyway), so a plain load is right unless statistics count. */
+#define TM_LOAD_OWN_BODY(T, p)                                                               \
+    do {                                                                                     \
+        struct tm_tx *tx_ = tm_current;                                                      \
+        if (unlikely(tx_ && tx_->read_path == TM_READ_CALL))                                 \
+            TM_LOAD_BODY(T, p);                                                              \
+        T v_;                                                                                \
+        __builtin_memcpy(&v_, (p), sizeof(T));                                               \
         return v_;                                                                           \
     } while (0)
 
@@ -47,13 +115,13 @@
             __builtin_memcpy((p), &(v), sizeof(T));                                          \
             return;                                                                          \
         }                                                                                    \
-        if (unlikely(tm_stats_enabled))                                                      \
-            tx_->bytes_written += sizeof(T);                                                 \
-        if (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {                          \
+        if (TM_WORD_SIZED(T)) {                                                              \
             uint64_t w_ = 0;                                                                 \
             __builtin_memcpy(&w_, &(v), sizeof(T));                                          \
-            tx_->algo->store[TM_SIZE_INDEX(sizeof(T))](tx_, (p), w_);                        \
+            tm_store_word(tx_, (p), w_, sizeof(T));                                          \
         } else {                                                                             \
+            if (unlikely(tm_stats_enabled))                                                  \
+                tx_->bytes_written += sizeof(T);                                             \
             tx_->algo->write(tx_, (p), &(v), sizeof(T));                                     \
         }                                                                                    \
     } while (0)
@@ -61,7 +129,7 @@
 #define TM_DEFINE_BARRIERS(N, T)                                                             \
     T _ITM_R##N(const T *p) { TM_LOAD_BODY(T, p); }                                          \
     T _ITM_RaR##N(const T *p) { TM_LOAD_BODY(T, p); }                                        \
-    T _ITM_RaW##N(const T *p) { TM_LOAD_BODY(T, p); }                                        \
+    T _ITM_RaW##N(const T *p) { TM_LOAD_OWN_BODY(T, p); }                                    \
     T _ITM_RfW##N(const T *p) { TM_LOAD_BODY(T, p); }                                        \
     void _ITM_W##N(T *p, T v) { TM_STORE_BODY(T, p, v); }                                    \
     void _ITM_WaR##N(T *p, T v) { TM_STORE_BODY(T, p, v); }                                  \

@@ -8,7 +8,6 @@
 #include "thread.h"
 
 void tm_htm_commit_slow(struct tm_tx *tx);
-extern bool tm_stats_enabled __attribute__((visibility("hidden")));
 
 /* Hardware commits per call of the tuner: a hardware transaction costs a few nanoseconds, the
  * tuner's shared counters and clock read far more; few enough that a 5 ms probe counts them

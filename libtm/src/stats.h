@@ -28,7 +28,6 @@ struct tm_thread_stats {
     uint64_t htm_commits, htm_aborts[HTM_ABORT_KINDS];
 };
 
-extern bool tm_stats_enabled __attribute__((visibility("hidden"))); /* begin_x86_64.S */
 extern const char *const tm_abort_reason_names[ABORT_REASON_COUNT];
 extern const char *const tm_htm_abort_names[HTM_ABORT_KINDS];
 

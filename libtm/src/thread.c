@@ -105,7 +105,7 @@ struct tm_tx *tm_tx_create(void)
     pthread_once(&exit_key_once, make_exit_key);
     struct tm_tx *tx = tm_registry_take();
     tx->state = TX_INACTIVE;
-    tx->algo = &tm_algo_irrevocable;
+    tm_use_algo(tx, &tm_algo_irrevocable);
     tx->depth = 0;
     tx->id = 0;
     tx->id_block_end = 0;

@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) void enter_exclusive(struct tm_tx *
         tx->serial_hold = HOLD_WRITE;
     }
     tx->state = irrevocable ? TX_IRREVOCABLE : TX_SERIAL;
-    tx->algo = irrevocable ? &tm_algo_irrevocable : &tm_algo_serial;
+    tm_use_algo(tx, irrevocable ? &tm_algo_irrevocable : &tm_algo_serial);
 }
 
 /* A transaction without an instrumented path, or one that certainly goes irrevocable, must be
@@ -63,7 +63,7 @@ static inline __attribute__((always_inline)) uint32_t start_outermost(struct tm_
         if (likely(algo->speculative)) {
             tx->serial_hold = HOLD_READ;
             tx->state = TX_SPECULATIVE;
-            tx->algo = algo;
+            tm_use_algo(tx, algo);
             if (jb)
                 tx->jb = *jb;
             algo->begin(tx);
@@ -132,7 +132,7 @@ static uint32_t begin_nested(struct tm_tx *tx, uint32_t props, const struct tm_j
     if (tx->state == TX_IRREVOCABLE) {
         /* Still alone, but the inner part must be undo-logged so that it can cancel. */
         tx->state = TX_SERIAL;
-        tx->algo = &tm_algo_serial;
+        tm_use_algo(tx, &tm_algo_serial);
     }
     return a_runInstrumentedCode | a_saveLiveVariables;
 }
@@ -148,7 +148,7 @@ static void commit_nested(struct tm_tx *tx)
             /* Back in an irrevocable outer transaction: the inner's undo log is useless. */
             tx->undo_log.len = cp->undo_len;
             tx->state = TX_IRREVOCABLE;
-            tx->algo = &tm_algo_irrevocable;
+            tm_use_algo(tx, &tm_algo_irrevocable);
         }
         tx->checkpoints.len -= sizeof *cp;
     }
@@ -322,7 +322,9 @@ void _ITM_abortTransaction(uint32_t reason)
         tx->props = saved.props;
         tx->stack_top = saved.stack_top;
         tx->depth = saved.depth;
-        tx->algo = saved.algo;
+        tm_use_algo(tx, saved.algo);
+        if (saved.algo->refresh_paths)
+            saved.algo->refresh_paths(tx);
         tx->state = saved.state;
         tm_event_nested_abort(tx);
         tm_longjmp(&saved.jb, a_abortTransaction | a_restoreLiveVariables);
@@ -331,7 +333,7 @@ void _ITM_abortTransaction(uint32_t reason)
     rollback_all(tx);
     tx->depth = 0;
     tx->state = TX_INACTIVE;
-    tx->algo = &tm_algo_irrevocable;
+    tm_use_algo(tx, &tm_algo_irrevocable);
     tx->stack_top = 0;
     tm_event_abort(tx, ABORT_USER);
     tm_longjmp(&jb, a_abortTransaction | a_restoreLiveVariables);
@@ -365,7 +367,7 @@ static bool commit_outermost(struct tm_tx *tx)
     tm_event_commit(tx); /* still knows how the transaction ran */
     tx->depth = 0;
     tx->state = TX_INACTIVE;
-    tx->algo = &tm_algo_irrevocable; /* barriers outside transactions touch memory directly */
+    tm_use_algo(tx, &tm_algo_irrevocable); /* barriers outside transactions touch memory directly */
     tx->stack_top = 0;
     if (privatization_time)
         tm_privatization_wait(tx, privatization_time);
@@ -418,7 +420,7 @@ void _ITM_commitTransactionEH(void *exception)
 static void mark_irrevocable(struct tm_tx *tx)
 {
     tx->state = TX_IRREVOCABLE;
-    tx->algo = &tm_algo_irrevocable;
+    tm_use_algo(tx, &tm_algo_irrevocable);
     tx->undo_log.len = 0;
     /* Nothing can roll back any more: inner commits must not return to a revocable mode. */
     size_t n = TM_LOG_COUNT(&tx->checkpoints, struct tm_checkpoint);

@@ -113,10 +113,27 @@ struct tm_reclaim {
 /* Which side of the serial lock a transaction holds (struct tm_tx's serial_hold). */
 enum tm_hold { HOLD_NONE, HOLD_READ, HOLD_WRITE };
 
+/* Which fast path the barriers take (barriers.h), chosen with the algorithm (tm_use_algo) so
+ * that a barrier looks at one byte instead of comparing algorithms and statistics. */
+enum tm_read_path {
+    TM_READ_DIRECT, /* plain load: exclusive, or the location is ours (a norec writer) */
+    TM_READ_NOREC,  /* norec's logged read */
+    TM_READ_OREC,   /* orec's read */
+    TM_READ_CALL,   /* the algorithm's load through its table (statistics count first) */
+};
+enum tm_write_path {
+    TM_WRITE_DIRECT, /* plain store: irrevocable */
+    TM_WRITE_LOGGED, /* undo log, then store: serial, a norec writer */
+    TM_WRITE_OREC,   /* orec lock, undo log, store */
+    TM_WRITE_CALL,   /* the algorithm's store through its table */
+};
+
 struct tm_tx {
     /* --- private; every begin and commit uses these: one cache line --- */
     const struct tm_algo *algo; /* the barriers' algorithm: tm_algo_irrevocable when inactive */
-    enum tm_state state;
+    uint8_t state;       /* enum tm_state */
+    uint8_t read_path;   /* enum tm_read_path */
+    uint8_t write_path;  /* enum tm_write_path */
     unsigned depth;      /* software nesting depth; hardware transactions leave it 0 */
     uint32_t props;
     unsigned generation; /* tm_fork_generation when this thread took the descriptor */
@@ -188,6 +205,22 @@ struct tm_tx {
 };
 
 #define TM_INACTIVE UINT64_MAX
+
+extern bool tm_stats_enabled __attribute__((visibility("hidden"))); /* begin_x86_64.S reads it */
+
+/* The barriers' paths; statistics take the algorithm's table, where the bytes are counted. */
+static inline void tm_use_paths(struct tm_tx *tx, enum tm_read_path r, enum tm_write_path w)
+{
+    tx->read_path = tm_stats_enabled ? TM_READ_CALL : (uint8_t)r;
+    tx->write_path = tm_stats_enabled ? TM_WRITE_CALL : (uint8_t)w;
+}
+
+/* Makes `algo` the one the barriers use. */
+static inline void tm_use_algo(struct tm_tx *tx, const struct tm_algo *algo)
+{
+    tx->algo = algo;
+    tm_use_paths(tx, (enum tm_read_path)algo->read_path, (enum tm_write_path)algo->write_path);
+}
 
 /* The private state of algorithm `id` (a constant offset into the descriptor). */
 #define tm_algo_state(tx, id, type)                                                          \

@@ -5,20 +5,14 @@
 
 #include <string.h>
 
-/* Also the layout of the exception_objects entries: {address, length}. */
-struct undo_trailer {
-    void *addr;
-    size_t len;
-};
-
 static inline size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 void tm_undo_record(struct tm_tx *tx, const void *addr, size_t len)
 {
     size_t padded = pad8(len);
-    uint8_t *entry = tm_log_append(&tx->undo_log, padded + sizeof(struct undo_trailer));
+    uint8_t *entry = tm_log_append(&tx->undo_log, padded + sizeof(struct tm_undo_trailer));
     memcpy(entry, addr, len);
-    struct undo_trailer *t = (struct undo_trailer *)(entry + padded);
+    struct tm_undo_trailer *t = (struct tm_undo_trailer *)(entry + padded);
     t->addr = (void *)addr;
     t->len = len;
 }
@@ -42,8 +36,8 @@ static void restore_outside(uint8_t *dst, const uint8_t *src, size_t len,
  * (and maybe already destroyed) by the C++ runtime: writes into them are never restored. */
 static bool inside_exception_object(const struct tm_tx *tx, const void *addr)
 {
-    size_t n = TM_LOG_COUNT(&tx->exception_objects, struct undo_trailer);
-    const struct undo_trailer *e = (const struct undo_trailer *)tx->exception_objects.data;
+    size_t n = TM_LOG_COUNT(&tx->exception_objects, struct tm_undo_trailer);
+    const struct tm_undo_trailer *e = (const struct tm_undo_trailer *)tx->exception_objects.data;
     for (size_t i = 0; i < n; i++)
         if ((uintptr_t)addr >= (uintptr_t)e[i].addr &&
             (uintptr_t)addr < (uintptr_t)e[i].addr + e[i].len)
@@ -61,7 +55,7 @@ void tm_undo_restore(struct tm_tx *tx, size_t from, const void *cfa)
     uint8_t *base = tx->undo_log.data;
     size_t pos = tx->undo_log.len;
     while (pos > from) {
-        struct undo_trailer *t = (struct undo_trailer *)(base + pos - sizeof *t);
+        struct tm_undo_trailer *t = (struct tm_undo_trailer *)(base + pos - sizeof *t);
         size_t padded = pad8(t->len);
         uint8_t *data = (uint8_t *)t - padded;
         if (likely(tx->exception_objects.len == 0) || !inside_exception_object(tx, t->addr))
