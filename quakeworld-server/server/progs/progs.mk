@@ -1,0 +1,21 @@
+# The QuakeC interpreter library (progs/), included from the server's Makefile, which
+# provides OBJDIR, LIBDIR, ALLCFLAGS (with $(TM_CFLAGS)), LDLIBS and the check-run target.
+#   $(QCVM_LIB)    libqcvm.a, built with -fgnu-tm (the loop is transaction_pure)
+#   check-run      also runs the library's tests (progs/tests/tests.mk)
+QCVM_DIR  := progs
+QCVM_SRCS := $(wildcard $(QCVM_DIR)/*.c)
+QCVM_OBJS := $(QCVM_SRCS:%.c=$(OBJDIR)/%.o)
+QCVM_LIB  := $(LIBDIR)/libqcvm.a
+
+all: $(QCVM_LIB)
+
+$(QCVM_LIB): $(QCVM_OBJS) | $(LIBDIR)
+	rm -f $@
+	ar rcs $@ $^
+
+$(LIBDIR):
+	mkdir -p $@
+
+include $(QCVM_DIR)/tests/tests.mk
+
+-include $(QCVM_OBJS:.o=.d)
