@@ -38,7 +38,8 @@ $(QCVM_TESTDIR)/%_asan: $(QCVM_DIR)/tests/%.c $(QCVM_SRCS) $(QCVM_TEST_DEPS) | $
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -DQC_WITHOUT_TM $< $(QCVM_SRCS) -o $@ -lcmocka -lm
 
-QCVM_TESTS := $(QCVM_DAT) $(QCVM_TEST_UNITS) $(QCVM_TEST_LOAD) $(QCVM_TEST_ASAN)
+QCVM_TESTS := $(QCVM_DAT) $(QCVM_TEST_UNITS) $(QCVM_TEST_LOAD) $(QCVM_TEST_ASAN) $(QCVM_TEST_TM) \
+              $(QCVM_TEST_QW) $(QCVM_BENCH)
 
 check-run: qcvm-check-run
 .PHONY: qcvm-check-run
@@ -47,3 +48,8 @@ qcvm-check-run: $(QCVM_TESTS)
 	@$(TEST_CASE) qc-bad-progs --timeout 120 -- $(QCVM_TEST_LOAD) $(QCVM_DAT)
 	@$(TEST_CASE) qc-bad-progs-asan --timeout 300 -- $(QCVM_TESTDIR)/test_qc_load_asan $(QCVM_DAT)
 	@$(TEST_CASE) qc-units-asan --timeout 120 -- $(QCVM_TESTDIR)/test_qc_asan $(QCVM_DAT)
+	@$(TEST_CASE) qc-transactions --timeout 120 --tm -- $(QCVM_TEST_TM) $(QCVM_DAT)
+	@$(TEST_CASE) qc-transactions-orec --timeout 120 -- env LIBTM_ALGO=orec $(QCVM_TEST_TM) $(QCVM_DAT)
+	@$(TEST_CASE) qc-transactions-norec --timeout 120 -- env LIBTM_ALGO=norec $(QCVM_TEST_TM) $(QCVM_DAT)
+	@$(TEST_CASE) qc-qwprogs --timeout 60 --tm -- $(QCVM_TEST_QW) $(QWPROGS)
+	@$(TEST_CASE) qc-bench-smoke --timeout 60 -- $(QCVM_BENCH) --progs $(QCVM_DAT) --iterations 2000 --repeat 1
