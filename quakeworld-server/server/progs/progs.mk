@@ -19,3 +19,7 @@ $(LIBDIR):
 include $(QCVM_DIR)/tests/tests.mk
 
 -include $(QCVM_OBJS:.o=.d)
+
+# Threaded dispatch: keep each opcode's own "next instruction" jump (GCC would otherwise merge
+# them into one shared indirect jump, costing a jump and a branch-prediction slot per opcode).
+$(OBJDIR)/progs/qc_loop.o: ALLCFLAGS += -fno-gcse -fno-crossjumping

@@ -251,7 +251,8 @@ static qc_status QC_PURE begin_call(qc_ctx *ctx, qc_func f, int *exitdepth)
     if (ctx->builtin_depth == 0) {
         /* From the engine: anything on the stack was left by a restarted transaction. */
         qc_unwind(ctx, 0);
-        ctx->budget_left = ctx->budget ? ctx->budget : vm->statement_budget;
+        uint32_t budget = ctx->budget ? ctx->budget : vm->statement_budget;
+        ctx->budget_left = (budget < UINT32_MAX ? budget : UINT32_MAX - 1) + 1;
         ctx->error.kind = QC_ERR_NONE;
     }
     *exitdepth = ctx->depth;

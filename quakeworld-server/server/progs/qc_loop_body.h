@@ -5,7 +5,8 @@
  * either immutable or private to the thread, and is read and written directly.
  *
  * Dispatch is a computed goto over decoded instructions; the operands are indexes into the
- * context's globals. The budget counts file statements (GATHER/SCATTER are free). */
+ * context's globals. The budget counts file statements (GATHER/SCATTER are free); budget_left
+ * holds one more than the statements still allowed. */
 
 enum qc_run_result QC_LOOP_NAME(qc_ctx *ctx, int exitdepth)
 {
@@ -40,7 +41,7 @@ enum qc_run_result QC_LOOP_NAME(qc_ctx *ctx, int exitdepth)
 #define DISPATCH() goto *dispatch[in->op]
 #define COUNT()                                                                              \
     do {                                                                                     \
-        if (__builtin_expect(budget-- == 0, 0))                                              \
+        if (__builtin_expect(--budget == 0, 0))                                              \
             goto runaway;                                                                    \
     } while (0)
 #define NEXT()                                                                               \
