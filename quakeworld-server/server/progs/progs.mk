@@ -18,6 +18,11 @@ $(LIBDIR):
 
 include $(QCVM_DIR)/tests/tests.mk
 
+clean: qcvm-clean
+.PHONY: qcvm-clean
+qcvm-clean:
+	rm -f $(QCVM_LIB) $(QCVM_BENCH)
+
 -include $(QCVM_OBJS:.o=.d)
 
 # Threaded dispatch: keep each opcode's own "next instruction" jump (GCC would otherwise merge

@@ -15,8 +15,8 @@
 
 #define R1 1
 #define R3 3
-/* ra, rb, wb, wc, rc, jump */
-#define USE(ra, rb, wb, wc, jump) { ra, rb, wb, wc, 0, jump }
+/* words read through a and b, written through b and c, which operand is a jump offset */
+#define USE(ra, rb, wb, wc, jump) { ra, rb, wb, wc, jump }
 const struct qc_operand_use qc_operand_use[QC_OP_COUNT] = {
     [QC_OP_DONE] = USE(R3, 0, 0, 0, 0),
     [QC_OP_MUL_F] = USE(R1, R1, 0, 1, 0),

@@ -254,6 +254,7 @@ static qc_status QC_PURE begin_call(qc_ctx *ctx, qc_func f, int *exitdepth)
         uint32_t budget = ctx->budget ? ctx->budget : vm->statement_budget;
         ctx->budget_left = (budget < UINT32_MAX ? budget : UINT32_MAX - 1) + 1;
         ctx->error.kind = QC_ERR_NONE;
+        ctx->trace = false; /* traceon lasts one engine call, as in the originals */
     }
     *exitdepth = ctx->depth;
     if (f <= 0 || f >= vm->num_functions) {

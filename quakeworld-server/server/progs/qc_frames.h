@@ -5,8 +5,6 @@
 #ifndef QC_FRAMES_H
 #define QC_FRAMES_H
 
-#include <string.h>
-
 #include "qc_internal.h"
 
 /* Returns 0, or the error kind (nothing changed then). */
@@ -26,7 +24,10 @@ static inline qc_error_kind qc_frame_push(qc_ctx *ctx, int32_t fnum, int32_t ret
     fr->call_pc = call_pc;
     fr->saved_base = used;
     qc_word *g = ctx->g;
-    memcpy(ctx->local_stack + used, g + fn->parm_start, sizeof(qc_word) * (size_t)fn->locals);
+    qc_word *save = ctx->local_stack + used;
+    const qc_word *region = g + fn->parm_start;
+    for (int i = 0; i < fn->locals; i++) /* a few words: a loop beats a call to memcpy */
+        save[i] = region[i];
     ctx->local_used = used + fn->locals;
     qc_word *to = g + fn->parm_start;
     for (int i = 0; i < fn->numparms; i++) {
@@ -43,8 +44,10 @@ static inline const qc_frame *qc_frame_pop(qc_ctx *ctx)
     const qc_frame *fr = &ctx->frames[--ctx->depth];
     const qc_function *fn = &ctx->vm->functions[fr->function];
     ctx->local_used = fr->saved_base;
-    memcpy(ctx->g + fn->parm_start, ctx->local_stack + fr->saved_base,
-           sizeof(qc_word) * (size_t)fn->locals);
+    qc_word *region = ctx->g + fn->parm_start;
+    const qc_word *saved = ctx->local_stack + fr->saved_base;
+    for (int i = 0; i < fn->locals; i++)
+        region[i] = saved[i];
     return fr;
 }
 

@@ -160,7 +160,7 @@ int32_t qc_global_name_of(const qc_vm *vm, int i) QC_PURE;
  * functions[].first; false with a message in err. */
 #include "qc_raw.h"
 /* Operand use per file opcode: words read through a/b, written through b/c, jump operands. */
-struct qc_operand_use { uint8_t ra, rb, wb, wc, rc; int8_t jump; /* 'a' or 'b' or 0 */ };
+struct qc_operand_use { uint8_t ra, rb, wb, wc; int8_t jump; /* 'a' or 'b' or 0 */ };
 extern const struct qc_operand_use qc_operand_use[QC_OP_COUNT];
 extern const char *const qc_opcode_names[QC_XOP_COUNT];
 
