@@ -2,7 +2,8 @@
  * (tests/qc/bench.qc), outside transactions and with each call inside one
  * __transaction_atomic block (LIBTM_ALGO / LIBTM_HTM choose libtm's algorithm;
  * LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu runs it on GCC's libitm instead).
- * Prints one CSV line per mode: mode,function,calls,statements,seconds,statements_per_second */
+ * Prints one CSV line per mode: mode,function,calls,statements,seconds,statements_per_second,
+ * cpu_seconds,statements_per_cpu_second (the thread's CPU time: steadier on a loaded machine). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,8 @@ static void usage(FILE *to)
             "                [--mode plain|tm|both]\n"
             "Runs the QuakeC function NAME(entity 1, N) (default bench_loop, from the test\n"
             "program tests/qc/bench.qc compiled by fteqcc) --repeat times and prints\n"
-            "mode,function,calls,statements,seconds,statements_per_second per mode:\n"
+            "mode,function,calls,statements,seconds,statements_per_second,cpu_seconds,\n"
+            "statements_per_cpu_second per mode (cpu: the thread's CPU time):\n"
             "plain = outside transactions, tm = each call in a __transaction_atomic block.\n"
             "  --progs FILE       the compiled test program (build/obj/.../progs/tests/tests.dat)\n"
             "  --function NAME    bench_loop (floats, vectors, a call, an entity field) or\n"
@@ -28,10 +30,10 @@ static void usage(FILE *to)
             "  -h, --help         this text\n");
 }
 
-static double now(void)
+static double now(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -57,7 +59,7 @@ static void run(qc_ctx *ctx, qc_func f, const char *mode, const char *name, int 
                 long repeat, bool tm)
 {
     uint64_t before = qc_ctx_statements(ctx);
-    double start = now();
+    double start = now(CLOCK_MONOTONIC), cpu_start = now(CLOCK_THREAD_CPUTIME_ID);
     for (long r = 0; r < repeat; r++) {
         qc_status s = tm ? call_in_transaction(ctx, f, iterations) : call(ctx, f, iterations);
         if (s != QC_OK) {
@@ -65,10 +67,11 @@ static void run(qc_ctx *ctx, qc_func f, const char *mode, const char *name, int 
             exit(1);
         }
     }
-    double secs = now() - start;
+    double secs = now(CLOCK_MONOTONIC) - start, cpu = now(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
     uint64_t statements = qc_ctx_statements(ctx) - before;
-    printf("%s,%s,%ld,%llu,%.4f,%.0f\n", mode, name, repeat, (unsigned long long)statements,
-           secs, statements / (secs > 0 ? secs : 1e-9));
+    printf("%s,%s,%ld,%llu,%.4f,%.0f,%.4f,%.0f\n", mode, name, repeat,
+           (unsigned long long)statements, secs, statements / (secs > 0 ? secs : 1e-9), cpu,
+           statements / (cpu > 0 ? cpu : 1e-9));
 }
 
 int main(int argc, char **argv)
@@ -113,7 +116,8 @@ int main(int argc, char **argv)
         return 1;
     }
     qc_ctx *ctx = qc_ctx_new(vm);
-    printf("mode,function,calls,statements,seconds,statements_per_second\n");
+    printf("mode,function,calls,statements,seconds,statements_per_second,cpu_seconds,"
+           "statements_per_cpu_second\n");
     if (strcmp(mode, "tm") != 0)
         run(ctx, f, "plain", function, iterations, repeat, false);
     if (strcmp(mode, "plain") != 0)
