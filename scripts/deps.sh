@@ -28,6 +28,8 @@ packages=(
   gcc g++ make binutils pkg-config valgrind libcmocka-dev groff-base man-db mandoc
   # Quake server, bots, real QuakeWorld peers, fuzzing
   libevent-dev zlib1g-dev qstat mvdsv ktx clang libclang-rt-14-dev
+  # QuakeC compiler for the progs interpreter's test programs
+  fteqcc
   # qwsv's hashed rcon (SHA-1, as mvdsv and ezQuake do it)
   nettle-dev
   # Apache module and its workload
