@@ -20,7 +20,8 @@ extern orec_t tm_orecs[OREC_COUNT] __attribute__((visibility("hidden")));
 
 /* The transaction's private state (algo.h). The read log is an array of orec addresses kept
  * as pointers, which makes an append three instructions; a stripe read twice is logged twice
- * (checking for that cost every read more than the longer validation costs). */
+ * (skipping a repeat of the last entry cost rbtree 16k 27 instructions an operation more than
+ * it saved). */
 struct orec_tx {
     uint64_t snapshot;
     orec_t **read_next, **read_end, **read_base;

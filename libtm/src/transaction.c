@@ -4,6 +4,7 @@
 #include "actions.h"
 #include "alloc.h"
 #include "clone_table.h"
+#include "adapt.h"
 #include "config.h"
 #include "eh.h"
 #include "events.h"
@@ -252,16 +253,64 @@ uint32_t tm_begin_serial(uint32_t props)
     return 0;
 }
 
-uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
-    __attribute__((visibility("hidden")));
-
-uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
+/* Everything tm_begin's fast path leaves out. */
+static uint32_t __attribute__((noinline)) begin_slow(uint32_t props, const struct tm_jmpbuf *jb)
 {
     /* A begin the stub did not run in hardware, inside a hardware transaction (a cancellable
      * nested transaction, say): the whole transaction retries in software. */
     tm_htm_need_software();
     props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (stub_abi.h) */
     return begin_general(props, jb);
+}
+
+/* The speculative path's common begin, written so that it calls nothing before its end and
+ * saves no registers: an outermost transaction with an instrumented path that need not be
+ * irrevocable, in a speculative mode, hardware transactions and statistics off, the serial
+ * lock free. Does what begin_general and start_outermost do for it, or nothing (false). */
+static inline __attribute__((always_inline)) bool begin_speculative(struct tm_tx *tx,
+                                                                    uint32_t props,
+                                                                    const struct tm_jmpbuf *jb)
+{
+    uint32_t kind = props & (pr_instrumentedCode | pr_doesGoIrrevocable | pr_undoLogCode);
+    if (unlikely(!tx || tx->depth != 0 || tx->generation != tm_fork_generation ||
+                 kind != pr_instrumentedCode || tm_stats_enabled || tm_htm_mode_on() ||
+                 !atomic_load_explicit(&tm_serial_lock.speculative, memory_order_relaxed)))
+        return false;
+    if (unlikely(!tm_serial_read_trylock(tx))) {
+        tm_serial_read_unlock(tx);
+        return false;
+    }
+    /* Stable while the read side is held. */
+    const struct tm_algo *algo = tm_mode_algo();
+    props &= ~(uint32_t)TM_PR_HTM_PRIVATE;
+    tx->props = tx->outer_props = props;
+    tx->stack_top = (uintptr_t)jb->cfa;
+    tx->site = jb->rip;
+    tx->restarts = 0;
+    tx->go_serial = false;
+    tx->irrevocable_needed = false;
+    tx->depth = 1;
+    tx->max_depth = 1;
+    tx->id = tm_next_id(tx);
+    tm_eh_begin(tx);
+    tx->serial_hold = HOLD_READ;
+    tx->state = TX_SPECULATIVE;
+    tx->algo = algo;
+    tx->read_path = algo->read_path;
+    tx->write_path = algo->write_path;
+    tx->jb = *jb;
+    algo->begin(tx);
+    return true;
+}
+
+uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
+    __attribute__((visibility("hidden")));
+
+uint32_t tm_begin(uint32_t props, const struct tm_jmpbuf *jb)
+{
+    if (likely(begin_speculative(tm_current, props, jb)))
+        return a_runInstrumentedCode | a_saveLiveVariables;
+    return begin_slow(props, jb);
 }
 
 /* ---- rollback, restart, cancel --------------------------------------------------------- */
@@ -375,13 +424,48 @@ static bool commit_outermost(struct tm_tx *tx)
     return true;
 }
 
+/* The speculative path's common commit: an outermost speculative transaction without user
+ * actions, allocations, exception objects or held blocks, statistics off, and a contention
+ * manager that need not hear of it. Does what commit_outermost does for it, and returns
+ * false when the algorithm refused the commit (the caller restarts the transaction). */
+static inline __attribute__((always_inline)) bool commit_speculative(struct tm_tx *tx)
+{
+    uint64_t privatization_time = 0;
+    if (!tx->algo->commit(tx, &privatization_time))
+        return false;
+    tm_serial_read_unlock(tx);
+    tx->serial_hold = HOLD_NONE;
+    tx->undo_log.len = 0;
+    tx->checkpoints.len = 0;
+    tx->stats->by_algo[tx->algo->id]++;
+    tm_adapt_commit(tx);
+    tx->depth = 0;
+    tx->state = TX_INACTIVE;
+    tm_use_algo(tx, &tm_algo_irrevocable);
+    if (privatization_time)
+        tm_privatization_wait(tx, privatization_time);
+    return true;
+}
+
+static inline bool commit_speculative_applies(const struct tm_tx *tx)
+{
+    return tx && tx->depth == 1 && tx->state == TX_SPECULATIVE &&
+           !(tx->actions.len | tx->allocs.len | tx->exception_objects.len) &&
+           !tm_reclaim_holds(tx) && !tm_stats_enabled && !tm_config.cm_hears_ends;
+}
+
 void _ITM_commitTransaction(void)
 {
+    struct tm_tx *tx = tm_current;
+    if (likely(!tm_htm_mode_on() && commit_speculative_applies(tx))) {
+        if (likely(commit_speculative(tx)))
+            return;
+        tm_restart(tx, ABORT_VALIDATE);
+    }
     if (tm_in_htm()) {
         tm_htm_commit();
         return;
     }
-    struct tm_tx *tx = tm_current;
     if (likely(tx) && commit_serial(tx))
         return;
     if (unlikely(!tx || tx->depth == 0))
