@@ -125,6 +125,46 @@ def judge(summaries, goal):
     return "; ".join(parts)
 
 
+def verdict(summaries, goal):
+    """'met' when every point's median reaches the goal, 'within the spread' when every
+    point's best repeat does, else 'not met'."""
+    if all(median >= goal for _, (median, _, _) in summaries):
+        return "met"
+    return "within the spread" if all(high >= goal for _, (_, _, high) in summaries) else "not met"
+
+
+def goal_points(points, exponents, modes, clients_list):
+    """The points the goals judge, as ({'tm/lock': [(clients, (median, low, high))]},
+    {'lock/disk': [...], 'tm/disk': [...]}): at the goals' Zipf exponent, tm/lock from the
+    goals' fewest clients, mem/disk at every client count."""
+    g = goals("apache_bench")
+    goals_tm, goals_disk = {}, {}
+    for s in (s for s in exponents if float(s) == g["s"]):
+        for c in clients_list:
+            if "mem-tm" in modes and "mem-lock" in modes and c >= g["tm_vs_lock_from_clients"]:
+                summary = ratio_summary(points.get((s, "mem-tm", c)), points.get((s, "mem-lock", c)))
+                if summary:
+                    goals_tm.setdefault("tm/lock", []).append((c, summary))
+            for m in (m for m in ("mem-lock", "mem-tm") if m in modes and "disk" in modes):
+                summary = ratio_summary(points.get((s, m, c)), points.get((s, "disk", c)))
+                if summary:
+                    goals_disk.setdefault(f"{MODE_SHORT[m]}/disk", []).append((c, summary))
+    return goals_tm, goals_disk
+
+
+def goal_checks(points, exponents, modes, clients_list):
+    """[(goal, measured, verdict)] of the study's goals."""
+    g = goals("apache_bench")
+    goals_tm, goals_disk = goal_points(points, exponents, modes, clients_list)
+    checks = [(f"mem, tm >= {g['tm_vs_lock_min']:.1f} x mem, lock from {g['tm_vs_lock_from_clients']} "
+               f"clients, s = {g['s']:g}", judge(values, g["tm_vs_lock_min"]), verdict(values, g["tm_vs_lock_min"]))
+              for values in goals_tm.values()]
+    checks += [(f"mem >= {g['mem_vs_disk_min']:.1f} x disk ({name}), s = {g['s']:g}",
+                judge(values, g["mem_vs_disk_min"]), verdict(values, g["mem_vs_disk_min"]))
+               for name, values in goals_disk.items()]
+    return checks
+
+
 def rtm_absent(notes):
     return any("RTM absent" in n for n in notes)
 
@@ -179,8 +219,6 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
                "of the memory cache (lock); aborts/tx = libtm aborts per committed transaction")
     out.append("")
     best_mem = [m for m in ("mem-lock", "mem-tm") if m in modes]
-    g = goals("apache_bench")
-    goals_tm, goals_disk = {}, {}
     for s in exponents:
         out.append(f"== Zipf s = {s}")
         head = f"{'clients':>7} " + " ".join(f"{MODE_SHORT[m]:>20}" for m in modes)
@@ -208,12 +246,8 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
                 else:
                     line += f"{'-':>21}"
             for name, a, b in ratio_cols:
-                text, summary = ratio_text(points.get((s, a, c)), points.get((s, b, c)))
+                text, _ = ratio_text(points.get((s, a, c)), points.get((s, b, c)))
                 line += f" {text:>18}"
-                if float(s) == g["s"] and summary and name == "tm/lock" and c >= g["tm_vs_lock_from_clients"]:
-                    goals_tm.setdefault(name, []).append((c, summary))
-                if float(s) == g["s"] and summary and b == "disk":
-                    goals_disk.setdefault(name, []).append((c, summary))
             if "mem-lock" in modes:
                 p = points.get((s, "mem-lock", c))
                 line += f" {p.median(p.hits):11.3f}" if p and p.hits else f" {'-':>11}"
@@ -224,6 +258,8 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
             out.append(line)
         cpu_table(out, s, points, modes, clients_list)
         out.append("")
+    g = goals("apache_bench")
+    goals_tm, goals_disk = goal_points(points, exponents, modes, clients_list)
     if goals_tm or goals_disk:
         out.append(f"== Goals at s = {g['s']:g} (on the per-repeat ratios: median, and the best repeat for "
                    "'within the spread')")
@@ -406,4 +442,30 @@ def plot(outdir, name, notes, points, exponents, modes, clients_list):
                  "median, bar: min-max of the repeats; lock dashed")
     save(plt, fig, footer, 0.92, os.path.join(outdir, f"{name}-single-process.png"))
 
+
+
+
+def readme_table(points, s):
+    """Markdown: the Zipf exponent s by clients, requests/s median (min-max), the ratios and
+    libtm's aborts per 1,000 transactions."""
+    def rate(p, spread=True):
+        if not p or not p.rates:
+            return "-"
+        low, high = p.spread()
+        return f"{p.median():.0f}" + (f" ({low:.0f}-{high:.0f})" if spread else "")
+
+    def median_ratio(a, b):
+        summary = ratio_summary(a, b)
+        return f"{summary[0]:.2f}" if summary else "-"
+    head = ["clients", "no cache", "disk cache", "mem, lock", "mem, tm (libtm)", "tm/lock", "lock/disk",
+            "tm/disk", "aborts per 1,000 tx"]
+    rows = []
+    for c in sorted({k[2] for k in points if k[0] == s}):
+        p = {m: points.get((s, m, c)) for m in MODE_ORDER}
+        tm = p["mem-tm"]
+        rows.append([str(c), rate(p["nocache"], spread=False), rate(p["disk"]), rate(p["mem-lock"]), rate(tm),
+                     ratio_text(tm, p["mem-lock"])[0], median_ratio(p["mem-lock"], p["disk"]),
+                     median_ratio(tm, p["disk"]),
+                     f"{1000 * tm.median(tm.aborts_per_tx):.1f}" if tm and tm.aborts_per_tx else "-"])
+    return markdown_table(head, rows)
 

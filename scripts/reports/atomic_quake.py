@@ -10,7 +10,7 @@ paper's values beside ours."""
 import os
 import statistics
 
-from reports.common import number as num_value, read_csv, fail as common_fail, markdown_table
+from reports.common import number as num_value, read_csv, fail as common_fail, markdown_table, ratio, shown
 from reports.goals import goals, paper_abort_pct
 
 PROG = "atomic-quake-report"
@@ -22,6 +22,7 @@ MODE_NAMES = {"lock": "LOCK", "region": "REGION", "stm": "STM", "stm-htm0": "STM
               "stm-orec": "STM (LIBTM_ALGO=orec)", "stm-norec": "STM (LIBTM_ALGO=norec)",
               "stmlock": "STM_LOCK",
               "stmlock-htm0": "STM_LOCK (LIBTM_HTM=0)", "stm-gcc": "STM (GCC libitm)"}
+MAP_SHORT = {"oneroom": "one-room", "lqdm6": "lqdm6"}
 MAP_NAMES = {"oneroom": "one-room map (qwmapgen 1536 x 1536, high conflict)",
              "lqdm6": "lqdm6 (LibreQuake, large, low conflict)"}
 
@@ -127,15 +128,12 @@ class Report:
                 return mode
         return "stm"
 
-    def table2(self, mapkey):
-        mode = self.software_mode()
-        self.p(f"Table 2. Read and write sets, bytes per transaction ({MODE_NAMES[mode]}: "
-               "every transaction instrumented)")
-        head = ["threads", "read min", "read avg", "read max", "write min", "write avg",
-                "write max", "read share"]
+    def table2_rows(self, mapkey):
+        """[threads, read min, read avg, read max, write min, write avg, write max, read share]
+        of the software mode's transactions, averages weighted by each block's commits."""
         rows = []
         for t in self.threads:
-            bl = self.blocks_of(mapkey, mode, t)
+            bl = self.blocks_of(mapkey, self.software_mode(), t)
             sw = [b for b in bl if int(b["commits"]) - int(b["htm_commits"]) > 0]
             if not sw:
                 continue
@@ -147,7 +145,15 @@ class Report:
                          min(int(b["write_min"]) for b in sw), f"{wtot / n:.0f}",
                          max(int(b["write_max"]) for b in sw),
                          f"{100 * rtot / (rtot + wtot):.0f} %" if rtot + wtot else "-"])
-        self.table(head, rows)
+        return rows
+
+    def table2(self, mapkey):
+        mode = self.software_mode()
+        self.p(f"Table 2. Read and write sets, bytes per transaction ({MODE_NAMES[mode]}: "
+               "every transaction instrumented)")
+        head = ["threads", "read min", "read avg", "read max", "write min", "write avg",
+                "write max", "read share"]
+        self.table(head, self.table2_rows(mapkey))
         self.p(f"paper: {PAPER_SETS}.")
         self.p()
 
@@ -238,6 +244,98 @@ class Report:
                 self.p(f"  REGION / STM throughput at {t} thread(s): {reg / stm:.2f}" +
                        (f" (REGION / STM with LIBTM_HTM=0: {reg / htm0:.2f})" if htm0 else ""))
         self.p()
+
+    # ---- the goals as data, and what the READMEs show --------------------------------------
+    def cpu_ratio(self, mapkey, mode="stm"):
+        """mode / LOCK, the server's CPU time per command at the fewest threads."""
+        t1 = self.threads[0]
+        lock = self.timing(mapkey, "lock", t1, 0, "cpu_ms_per_1000_commands")
+        v = self.timing(mapkey, mode, t1, 0, "cpu_ms_per_1000_commands")
+        return v / lock if v and lock else None
+
+    def abort_pcts(self, mapkey, mode):
+        """{threads: abort %} of mode's statistics runs at the thread counts the paper gives."""
+        rows = {t: self.stats_row(mapkey, mode, t) for t in self.threads if t in paper_abort_pct()}
+        return {t: float(r["abort_pct"]) for t, r in rows.items() if r}
+
+    def irrevocable(self, mapkey):
+        """Irrevocable transactions in request processing over every transactional mode and
+        thread count (None without statistics)."""
+        blocks = [b for b in self.blocks if b["map"] == mapkey and b["mode"].startswith("stm")
+                  and b["waitall"] == "0"]
+        return sum(int(b["irrevocable"]) for b in blocks) if blocks else None
+
+    def goal_checks(self, mapkey):
+        """[(goal, measured, verdict)] for one map."""
+        most, paper = goals("atomic_quake")["stm_vs_lock_cpu_max"], paper_abort_pct()
+        checks = []
+        ratio = self.cpu_ratio(mapkey)
+        if ratio is not None:
+            checks.append((f"STM / LOCK server CPU per command, {self.threads[0]} thread, <= {most}",
+                           f"{ratio:.2f}", "met" if ratio <= most else "not met"))
+        pcts = self.abort_pcts(mapkey, "stm")
+        if pcts:
+            threads = " / ".join(str(t) for t in pcts)
+            checks.append((f"STM abort % at {threads} threads below the paper's "
+                           f"{' / '.join(str(paper[t]) for t in pcts)}",
+                           " / ".join(f"{v:.2f}" for v in pcts.values()),
+                           "met" if all(v < paper[t] for t, v in pcts.items()) else "not met"))
+        irrevocable = self.irrevocable(mapkey)
+        if irrevocable is not None:
+            checks.append(("no irrevocable transaction in request processing", str(irrevocable),
+                           "met" if irrevocable == 0 else "not met"))
+        return checks
+
+    def move_command_share(self, mapkey):
+        """The move command's share of the cycles in transactions at the fewest threads."""
+        blocks = self.blocks_of(mapkey, self.software_mode(), self.threads[0])
+        total = sum(int(b["cycles"]) for b in blocks)
+        move = sum(int(b["cycles"]) for b in blocks if b["function"] == "run_command")
+        return move / total if total else None
+
+    def readme_table(self):
+        """Markdown: the goals and the transactions' extent, a column per map."""
+        paper, most = paper_abort_pct(), goals("atomic_quake")["stm_vs_lock_cpu_max"]
+        t1, software = self.threads[0], self.software_mode()
+        cells = {m: [] for m in self.maps}
+        for m in self.maps:
+            cpu = self.cpu_ratio(m)
+            cells[m].append("-" if cpu is None else f"{cpu:.2f} ({'met' if cpu <= most else 'not met'})")
+            for mode in ("stm", "stm-orec", "stm-norec"):
+                pcts = self.abort_pcts(m, mode)
+                text = " / ".join(f"{v:.2f}" for v in pcts.values()) or "-"
+                if mode == "stm" and pcts:
+                    below = all(v < paper[t] for t, v in pcts.items())
+                    text += " (below: met)" if below else " (not below: not met)"
+                cells[m].append(text)
+            irrevocable = self.irrevocable(m)
+            cells[m].append("-" if irrevocable is None else f"{irrevocable} ({'met' if irrevocable == 0 else 'not met'})")
+            cells[m].append(" / ".join(shown(ratio(self.timing(m, "region", t, 0, "commands_per_s"),
+                                                   self.timing(m, "stm", t, 0, "commands_per_s")), ".2f")
+                                       for t in self.threads))
+            serial = [self.stats_row(m, "stm", t) for t in self.threads]
+            cells[m].append(" / ".join(f"{100 * int(r['serial']) / int(r['commits']):.0f}" if r and int(r["commits"])
+                                       else "-" for r in serial) + " %")
+            share = self.move_command_share(m)
+            cells[m].append("-" if share is None else f"{100 * share:.1f} %")
+            table2 = {row[0]: row for row in self.table2_rows(m)}
+            row = table2.get(t1)
+            cells[m].append(f"{row[2]} / {row[3]:,}" if row else "-")
+            cells[m].append(f"{row[5]} / {row[6]:,}" if row else "-")
+        threads = " / ".join(str(t) for t in self.threads)
+        pt = [t for t in self.threads if t in paper]
+        names = [f"STM / LOCK server CPU per command, {t1} thread (goal ≤ {most})",
+                 f"abort % at {' / '.join(map(str, pt))} threads, STM (paper "
+                 f"{' / '.join(str(paper[t]) for t in pt)})",
+                 "the same, `LIBTM_ALGO=orec`", "the same, `LIBTM_ALGO=norec`",
+                 "irrevocable transactions in request processing, every mode and thread count",
+                 f"REGION / STM throughput at {threads} threads",
+                 f"STM's serial runs at {threads} threads (share of its transactions)",
+                 f"the move command's share of the time in transactions, {t1} thread ({MODE_NAMES[software]})",
+                 f"bytes read per transaction, average / largest, {t1} thread ({MODE_NAMES[software]})",
+                 "bytes written per transaction, average / largest"]
+        return markdown_table([""] + [MAP_SHORT.get(m, m) for m in self.maps],
+                              [[name] + [cells[m][i] for m in self.maps] for i, name in enumerate(names)])
 
     def write(self, prefix, plot):
         self.p("Atomic Quake on this machine: qwsv under 24 fighting bots (qwbot, shipped "

@@ -60,6 +60,8 @@ def span(values):
 
 def thread_span(configs):
     threads = sorted({c.threads for c in configs})
+    if len(threads) == 1:
+        return f"{threads[0]} thread{'s' if threads[0] > 1 else ''}"
     return f"{threads[0]}-{threads[-1]} threads"
 
 

@@ -94,6 +94,26 @@ class Study:
         return {"top": top, "best": best, "keep": keep[best], "immediate": keep.get("cm-immediate"),
                 "drop": drop, "met": met}
 
+    def goal_summary(self):
+        """(goal, measured, verdict) over the workloads judged, or None."""
+        g = goals("libtm_cm_bench")
+        checks = [(w, c) for w, c in ((w, self.goal_check(w)) for w in self.workloads) if c]
+        if not checks:
+            return None
+        met = [w for w, c in checks if c["met"]]
+        keeps = [c["keep"] for _, c in checks]
+        drops = [c["drop"] for _, c in checks if c["drop"] is not None]
+        finite = [d for d in drops if d != float("inf")]
+        top = sorted({c["top"] for _, c in checks})
+        measured = (f"{len(met)} of {len(checks)} workloads; the best manager keeps "
+                    f"{100 * min(keeps):.0f}-{100 * max(keeps):.0f} % of its peak")
+        if finite:
+            measured += f"; aborts fall {min(finite):.1f}-{max(finite):.1f} x"
+        return (f"at {'/'.join(map(str, top))} threads the best manager keeps >= "
+                f"{100 * g['keep_of_peak_min']:.0f} % of its peak, and aborts per commit fall >= "
+                f"{g['abort_drop_min']:g} x from immediate to {', '.join(g['serialising_managers'])}",
+                measured, "met" if len(met) == len(checks) else "not met")
+
     def table(self):
         out = ["libtm-cm-bench: median commits per second (millions) / aborts per commit"]
         ok_all = True

@@ -95,26 +95,51 @@ def pct(value):
     return f"{value:.0%}" if value is not None else "-"
 
 
+def judged(points):
+    """What the goals judge (scripts/goals.toml: a map and a thread count): lpt's point, the
+    static modes' points, the best static mode (its CPU, its name), or None if not measured."""
+    g = study_goals("quake_sched")
+    lpt = points.get((g["map"], g["threads"], "lpt-none"))
+    static = {k[2]: v for k, v in points.items()
+              if k[0] == g["map"] and k[1] == g["threads"] and k[2].startswith("static-")}
+    measured = [(v["cpu_ms_per_1000_commands"], k) for k, v in static.items()
+                if v["cpu_ms_per_1000_commands"] is not None]
+    if not lpt or not measured:
+        return None
+    return lpt, static, min(measured)
+
+
+def goal_checks(points):
+    """[(goal, measured, verdict)]: lpt's CPU per command against the best static mode's,
+    and the share of the request phase with every worker busy."""
+    g = study_goals("quake_sched")
+    found = judged(points)
+    if not found:
+        return []
+    lpt, _, (best_cpu, best) = found
+    cpu, share, most = lpt["cpu_ms_per_1000_commands"], lpt["all_busy_share"], g["all_busy_share_min"]
+    where = f"{g['map']}, {g['threads']} threads"
+    return [(f"-sched lpt's server CPU per command <= the best static mode's ({where})",
+             f"{cpu:.2f} vs {best_cpu:.2f} ms ({NAMES.get(best, best)}): {cpu / best_cpu:.2f} x",
+             "met" if cpu <= g["lpt_vs_best_static_cpu_max"] * best_cpu else "not met"),
+            (f"every worker busy >= {100 * most:.0f} % of the request phase ({where})",
+             "-" if share is None else f"{100 * share:.0f} %",
+             "met" if share is not None and share >= most else "not met")]
+
+
 def goals(points):
     g = study_goals("quake_sched")
-    large, threads = g["map"], g["threads"]
-    out = [f"Goals ({large}, {threads} threads):"]
-    lpt = points.get((large, threads, "lpt-none"))
-    static = {k[2]: v for k, v in points.items()
-              if k[0] == large and k[1] == threads and k[2].startswith("static-")}
-    if not lpt or not static:
-        return out + [f"  not measured (needs lpt-none and a static mode at {threads} threads on {large})"]
-    best = min((v["cpu_ms_per_1000_commands"], k) for k, v in static.items()
-               if v["cpu_ms_per_1000_commands"] is not None)
+    out = [f"Goals ({g['map']}, {g['threads']} threads):"]
+    found = judged(points)
+    if not found:
+        return out + [f"  not measured (needs lpt-none and a static mode at {g['threads']} threads on {g['map']})"]
+    lpt, static, (best_cpu, best) = found
+    (_, _, cpu_verdict), (_, _, busy_verdict) = goal_checks(points)
     cpu = lpt["cpu_ms_per_1000_commands"]
     out.append(f"  CPU per 1,000 commands, lpt {cpu:.2f} ms vs the best static mode "
-               f"({NAMES.get(best[1], best[1])}) {best[0]:.2f} ms: "
-               f"{'met' if cpu <= g['lpt_vs_best_static_cpu_max'] * best[0] else 'not met'} "
-               f"({cpu / best[0]:.2f} x)")
-    share = lpt["all_busy_share"]
-    most = g["all_busy_share_min"]
-    out.append(f"  every worker busy {pct(share)} of the request phase (goal >= {100 * most:.0f} %): "
-               f"{'met' if share is not None and share >= most else 'not met'}; the static modes "
+               f"({NAMES.get(best, best)}) {best_cpu:.2f} ms: {cpu_verdict} ({cpu / best_cpu:.2f} x)")
+    out.append(f"  every worker busy {pct(lpt['all_busy_share'])} of the request phase (goal >= "
+               f"{100 * g['all_busy_share_min']:.0f} %): {busy_verdict}; the static modes "
                + ", ".join(f"{NAMES.get(k, k)} {pct(v['all_busy_share'])}"
                            for k, v in sorted(static.items())))
     out.append(f"  work balance (as if every worker had started together): lpt "
@@ -122,6 +147,29 @@ def goals(points):
                + ", ".join(f"{NAMES.get(k, k)} {pct(v['work_balance'])}"
                            for k, v in sorted(static.items())))
     return out
+
+
+def readme_table(points, mapkey, picks):
+    """Markdown rows of the (threads, mode) picks on one map; at 1 thread the busy share and
+    the balance say nothing (one worker) and show '-'."""
+    def number(value, fmt):
+        return "-" if value is None else format(value, fmt)
+    head = ["threads", "mode", "CPU ms / 1,000 cmds", "every worker busy", "balance", "jobs/frame",
+            "heaviest / mean job", "frames/s", "msgs/frame"]
+    rows = []
+    for threads, mode in picks:
+        p = points[(mapkey, threads, mode)]
+        one = threads == 1
+        jobs = p["jobs_per_frame"]
+        heaviest, mean = number(p["weight_max"], ".1f"), number(p["weight_mean"], ".1f")
+        rows.append([str(threads), NAMES.get(mode, mode).replace("-sync none", "`-sync none`"),
+                     number(p["cpu_ms_per_1000_commands"], ".2f"),
+                     "-" if one else pct(p["all_busy_share"]).replace("%", " %"),
+                     "-" if one else pct(p["work_balance"]).replace("%", " %"),
+                     "1" if jobs == 1 else number(jobs, ".1f"),
+                     heaviest if heaviest == mean else f"{heaviest} / {mean}",
+                     number(p["fps"], ".0f"), number(p["msgs_per_frame"], ".1f")])
+    return markdown_table(head, rows)
 
 
 def plot(points, png, rows):

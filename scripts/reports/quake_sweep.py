@@ -31,11 +31,11 @@ def closed_loop(rows):
     return by_mode
 
 
-def readme_table(rows, labels):
-    """Markdown: median commands per second by server threads (rows) and mode (columns)."""
+def readme_table(rows, labels, threads):
+    """Markdown: median commands per second at the given server threads (rows), a column per
+    mode."""
     by_mode = closed_loop(rows)
     modes = mode_order(by_mode)
-    threads = sorted({t for points in by_mode.values() for t in points})
     table = [[str(t)] + [f"{statistics.median(by_mode[m][t]):,.0f}" if by_mode[m].get(t) else "-"
                          for m in modes] for t in threads]
     return markdown_table(["server threads"] + [labels.get(m, m) for m in modes], table)
