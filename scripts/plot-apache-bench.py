@@ -1,29 +1,20 @@
 #!/usr/bin/python3
-"""Tables and figures of the Apache cache study from the CSV that scripts/apache-bench writes
-(one row per run; each point repeated); the report is scripts/reports/apache_bench.py.
-
-Writes, next to each other in OUTDIR (default: the CSV's folder), for NAME = the CSV's name:
-  NAME.txt                medians with the spread (min-max) per point, the ratios tm/lock
-                          and mem/disk per point, httpd's CPU time per request, and the
-                          study's goals (scripts/goals.toml) checked
-  NAME-s<S>.png           one figure per Zipf exponent: throughput and response time
-                          against concurrent clients, per cache mode (median, band = spread)
-  NAME-single-process.png httpd with one child in tm mode: throughput, aborts per
-                          transaction and the share of serial runs against clients
-                          (libtm's per-process statistics)
-"""
+"""The Apache cache study's tables and figures (scripts/reports/apache_bench.py) from the CSV
+that scripts/apache-bench writes; NAME.txt and the figures go to OUTDIR (default: the CSV's
+folder)."""
 import argparse
 import os
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reports import apache_bench  # noqa: E402
 from reports.apache_bench import MODE_ORDER, load, label_modes, write_table, plot  # noqa: E402
 
 
 def main():
     parser = argparse.ArgumentParser(usage="%(prog)s [-h] [--command COMMAND] [--no-plots] csv [outdir]",
-                                     description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     description=apache_bench.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     # csv is checked below, after the options: an unknown option is named as such (argparse
     # would first complain that csv is missing).
     parser.add_argument("csv", nargs="?", help="CSV written by scripts/apache-bench")

@@ -9,6 +9,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reports import libtm_bench  # noqa: E402 (after the path)
+from reports.common import publish  # noqa: E402
 
 
 def parse_args():
@@ -35,11 +36,7 @@ def main():
         sys.exit(f"{libtm_bench.PROG}: cannot read {args.csv} ({err}); run scripts/libtm-bench first")
     if not study.configs:
         sys.exit(f"{libtm_bench.PROG}: {args.csv} holds no measurements")
-    text = study.report()
-    print(text, end="")
-    if args.table:
-        with open(args.table, "w") as f:
-            f.write(text)
+    publish(study.report(), args.table)
     if not args.no_plot:
         study.plot(args.png)
 

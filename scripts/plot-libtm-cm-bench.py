@@ -10,6 +10,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reports import libtm_cm_bench  # noqa: E402 (after the path)
+from reports.common import publish  # noqa: E402
 
 
 def parse_args(argv):
@@ -51,11 +52,7 @@ def main(argv):
     if not os.path.isdir(args.out):
         print("%s: %s is not a folder" % (prog, args.out), file=sys.stderr)
         return 1
-    text = study.report()
-    print(text, end="")
-    if args.table:
-        with open(args.table, "w") as f:
-            f.write(text)
+    publish(study.report(), args.table)
     if not args.no_plot:
         study.plot(args.out)
     return 0

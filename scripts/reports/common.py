@@ -87,6 +87,14 @@ def markdown_table(head, rows):
     return out
 
 
+def publish(text, path=None):
+    """Prints a report's text, and writes it to path when one is given."""
+    print(text, end="")
+    if path:
+        with open(path, "w") as f:
+            f.write(text)
+
+
 def fail(prog, msg, status=1):
     print(f"{prog}: {msg}", file=sys.stderr)
     sys.exit(status)
