@@ -331,8 +331,8 @@ class Report:
                  "irrevocable transactions in request processing, every mode and thread count",
                  f"REGION / STM throughput at {threads} threads",
                  f"STM's serial runs at {threads} threads (share of its transactions)",
-                 f"the move command's share of the time in transactions, {t1} thread ({MODE_NAMES[software]})",
-                 f"bytes read per transaction, average / largest, {t1} thread ({MODE_NAMES[software]})",
+                 f"the move command's share of the time in transactions, {t1} thread, {MODE_NAMES[software]}",
+                 f"bytes read per transaction, average / largest, {t1} thread, {MODE_NAMES[software]}",
                  "bytes written per transaction, average / largest"]
         return markdown_table([""] + [MAP_SHORT.get(m, m) for m in self.maps],
                               [[name] + [cells[m][i] for m in self.maps] for i, name in enumerate(names)])
