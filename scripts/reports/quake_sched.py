@@ -198,6 +198,7 @@ def plot(points, png, rows):
             ax_jobs.plot(xs, [p["jobs_per_frame"] for _, p in lpt], marker="o", label="jobs per frame")
             ax_jobs.plot(xs, [p["weight_max"] for _, p in lpt], marker="^", label="heaviest job (clients)")
             ax_jobs.plot(xs, [p["weight_mean"] for _, p in lpt], marker="v", label="mean job (clients)")
+        # the reference design's published figures (REFERENCE above), drawn for comparison
         ax_jobs.axhline(9, color="grey", linestyle="--", linewidth=0.8)
         ax_jobs.axhline(8, color="grey", linestyle=":", linewidth=0.8)
         ax_jobs.text(threads[0], 9.3, "reference: ~9 jobs of weight 8 (32 players)", fontsize=8,
