@@ -66,7 +66,7 @@ static mem_request_t *new_request(request_rec *r, mem_instance_t *instance)
 
 /* Indexes a new, incomplete object unless its key is already taken (someone else is storing
  * or has stored it), so concurrent misses never replace each other's entries. */
-TM_SAFE static publish_result_t publish_new_locked(cache_cache_t *cache, mem_object_t *object)
+LIBTM_SAFE static publish_result_t publish_new_locked(cache_cache_t *cache, mem_object_t *object)
 {
     if (cache_cache_find(cache, &object->key))
         return PUBLISH_KEY_TAKEN;
@@ -77,14 +77,14 @@ TM_SAFE static publish_result_t publish_new_locked(cache_cache_t *cache, mem_obj
 }
 
 /* Drops the cache's reference if object is still the one indexed under its key. */
-TM_SAFE static void unindex_locked(cache_cache_t *cache, mem_object_t *object)
+LIBTM_SAFE static void unindex_locked(cache_cache_t *cache, mem_object_t *object)
 {
     if (cache_cache_remove(cache, object))
         mem_object_release(object);
 }
 
 /* Drops whatever object is indexed under key; returns 1 if there was one. */
-TM_SAFE static int unindex_key_locked(cache_cache_t *cache, const cache_key_t *key)
+LIBTM_SAFE static int unindex_key_locked(cache_cache_t *cache, const cache_key_t *key)
 {
     mem_object_t *object = cache_cache_find(cache, key);
     if (object)
@@ -96,7 +96,7 @@ TM_SAFE static int unindex_key_locked(cache_cache_t *cache, const cache_key_t *k
  * block itself is immutable and read after the section). The request's cleanup that drops
  * the reference is registered before (a pool is not transaction-safe), and does nothing
  * when request->object stays NULL. */
-TM_SAFE static open_result_t open_locked(cache_cache_t *cache, const cache_key_t *key,
+LIBTM_SAFE static open_result_t open_locked(cache_cache_t *cache, const cache_key_t *key,
                                          mem_request_t *request)
 {
     mem_object_t *object = cache_cache_find(cache, key);
@@ -112,7 +112,7 @@ TM_SAFE static open_result_t open_locked(cache_cache_t *cache, const cache_key_t
 /* Completion of a stored body: makes the object visible. A streamed object is re-indexed
  * so the cache charges its real size (which may evict others). Returns whether the object
  * is now cached and complete. */
-TM_SAFE static int complete_locked(cache_cache_t *cache, mem_request_t *request)
+LIBTM_SAFE static int complete_locked(cache_cache_t *cache, mem_request_t *request)
 {
     mem_object_t *object = request->object;
     mem_object_t *indexed = cache_cache_find(cache, &object->key);
@@ -143,7 +143,7 @@ TM_SAFE static int complete_locked(cache_cache_t *cache, mem_request_t *request)
 
 /* A 304 revalidation refreshed the headers: publish the new head; the old block stays
  * readable by requests that still use it until the object dies. */
-TM_SAFE static void refresh_head_locked(mem_request_t *request)
+LIBTM_SAFE static void refresh_head_locked(mem_request_t *request)
 {
     mem_object_t *object = request->object;
     mem_head_t *old = object->head;
@@ -155,14 +155,14 @@ TM_SAFE static void refresh_head_locked(mem_request_t *request)
     object->invalidated = 0;
 }
 
-TM_SAFE static void invalidate_locked(mem_object_t *object)
+LIBTM_SAFE static void invalidate_locked(mem_object_t *object)
 {
     object->invalidated = 1;
 }
 
 /* End of a request that referenced an object: an object left incomplete is dropped from
  * the index, then this request's reference goes. */
-TM_SAFE static void request_done_locked(cache_cache_t *cache, mem_object_t *object)
+LIBTM_SAFE static void request_done_locked(cache_cache_t *cache, mem_object_t *object)
 {
     if (!object->complete)
         unindex_locked(cache, object);

@@ -55,7 +55,7 @@ static void report_instance_html(request_rec *r, mem_instance_t *instance,
 static void report_transactions(request_rec *r, int short_report)
 {
     mem_runtime_t runtime;
-    mem_tm_totals_t t;
+    struct libtm_totals t;
     mem_runtime_identify(&runtime);
     if (mem_runtime_totals(&t) != 0) {
         if (short_report)

@@ -5,7 +5,7 @@
 #ifndef MEMCACHE_MEM_SYNC_H
 #define MEMCACHE_MEM_SYNC_H
 
-#include "tm_safe.h"
+#include <libtm.h>
 
 #include <apr_thread_mutex.h>
 
@@ -32,6 +32,6 @@ typedef void (*mem_deferred_fn)(void *argument);
 
 /* Inside a MEM_CRITICAL(sync) section: in tm mode registers action(argument) to run after
  * the transaction commits (dropped if it aborts); in lock mode runs it at once, as 2.2 did. */
-TM_PURE void mem_sync_defer(const mem_sync_t *sync, mem_deferred_fn action, void *argument);
+LIBTM_PURE void mem_sync_defer(const mem_sync_t *sync, mem_deferred_fn action, void *argument);
 
 #endif
