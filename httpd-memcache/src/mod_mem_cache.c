@@ -3,6 +3,7 @@
  * start-up and its mod_status section. The provider's callbacks live in mem_provider.c. */
 #include "mem_config.h"
 #include "mem_instance.h"
+#include "mem_provider.h"
 #include "mem_runtime.h"
 #include "mem_status.h"
 
@@ -14,8 +15,6 @@
 #include <apr_strings.h>
 
 APLOG_USE_MODULE(mem_cache);
-
-extern const cache_provider mem_cache_provider;
 
 /* The cross-directive checks of every server, and what tm mode needs from the runtime.
  * Returns NULL or the reason start-up must stop. */
