@@ -53,8 +53,9 @@ static apr_status_t drain(void *opaque)
     return APR_SUCCESS;
 }
 
-const char *mem_instances_start(apr_pool_t *pool)
+const char *mem_instances_start(server_rec *main_server)
 {
+    apr_pool_t *pool = main_server->process->pconf;
     for (mem_instance_t *instance = mem_instances; instance; instance = instance->next) {
         if (!instance->sync.use_tm &&
             apr_thread_mutex_create(&instance->sync.lock, APR_THREAD_MUTEX_DEFAULT, pool) != APR_SUCCESS)

@@ -90,7 +90,8 @@ static int post_config(apr_pool_t *pool, apr_pool_t *plog, apr_pool_t *ptemp, se
 
 static void child_init(apr_pool_t *pool, server_rec *server)
 {
-    const char *error = mem_instances_start(pool);
+    (void)pool; /* the caches outlive it: see mem_instances_start */
+    const char *error = mem_instances_start(server);
     if (error)
         ap_log_error(APLOG_MARK, APLOG_ERR, 0, server, "mod_mem_cache: %s", error);
 }
