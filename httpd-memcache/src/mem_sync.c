@@ -8,7 +8,7 @@
 #include <apr_errno.h>
 
 /* Runs in a child process whose stderr is httpd's error log. */
-static void stop(const char *what, apr_status_t status)
+__attribute__((noreturn)) static void stop(const char *what, apr_status_t status)
 {
     char reason[120] = "";
     if (status != APR_SUCCESS)

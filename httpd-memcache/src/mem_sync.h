@@ -25,7 +25,7 @@ void mem_sync_unlock(const mem_sync_t *sync);
 
 #ifdef MEM_SYNC_LOCK_ONLY
 /* Stops the process: a tm-mode cache in a build without transactions. */
-void mem_sync_no_transactions(void);
+__attribute__((noreturn)) void mem_sync_no_transactions(void);
 #define MEM_SYNC_TRANSACTION(...) mem_sync_no_transactions()
 #else
 #define MEM_SYNC_TRANSACTION(...) __transaction_atomic { __VA_ARGS__; }
