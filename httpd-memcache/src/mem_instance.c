@@ -87,8 +87,3 @@ int mem_instance_snapshot(mem_instance_t *instance, mem_instance_snapshot_t *out
         out->counts[kind] = __atomic_load_n(&instance->counts[kind], __ATOMIC_RELAXED);
     return 0;
 }
-
-const char *mem_policy_name(cache_policy_t policy)
-{
-    return policy == CACHE_POLICY_LRU ? "LRU" : "GDSF";
-}

@@ -63,6 +63,4 @@ typedef struct mem_instance_snapshot {
  * or -1 when this process has no cache for the instance. */
 int mem_instance_snapshot(mem_instance_t *instance, mem_instance_snapshot_t *out);
 
-const char *mem_policy_name(cache_policy_t policy);
-
 #endif

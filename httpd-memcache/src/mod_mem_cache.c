@@ -58,7 +58,7 @@ static void log_start_up(server_rec *server, apr_pool_t *pool, const char *runti
                                          APR_SIZE_T_FMT " objects, %s", instance->name,
                                          instance->max_cache_bytes / 1024,
                                          instance->max_object_count,
-                                         mem_policy_name(instance->policy));
+                                         mem_config_policy_name(instance->policy));
         if (!instance->sync.use_tm)
             ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, server, "mod_mem_cache: %s, MCacheSync lock "
                          "(TM runtime loaded but unused: %s)", cache, runtime.path);
