@@ -1,4 +1,6 @@
-/* Cache instances; see mem_instance.h. */
+/* Cache instances: one per cache of the configuration, described in post_config, started
+ * (mutex and cache) in each child, drained with the configuration pool; their snapshot for
+ * the status page; see mem_instance.h. */
 #include "mem_instance.h"
 #include "mem_object.h"
 
@@ -36,8 +38,8 @@ void mem_instances_describe(apr_pool_t *pool, server_rec *main_server)
     mem_instances = main_instance;
 }
 
-/* Empties the cache at child exit; entries still referenced by requests are left alone
- * (their last reference frees them). */
+/* Empties the cache when the configuration pool goes, after its requests: the cache's
+ * references are dropped, and an object still referenced elsewhere is freed by its last. */
 static apr_status_t drain(void *opaque)
 {
     mem_instance_t *instance = opaque;

@@ -1,4 +1,6 @@
-/* See mem_object.h. */
+/* Cached objects: creation, release by reference count, destruction, and the head block
+ * (cache_info + flattened header tables) built at store_headers and unpacked at a hit; see
+ * mem_object.h. */
 #include "mem_object.h"
 
 #include <stddef.h>

@@ -1,4 +1,6 @@
-/* See mem_runtime.h. */
+/* Which libitm.so.1 the loader chose (dladdr), whether it is libtm (dlsym: GCC's libitm has
+ * no libtm entries, so nothing here may link against them), libtm's counters, and the
+ * ITM_DEFAULT_METHOD rule for GCC's runtime; see mem_runtime.h. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT (apxs already defines it) */
 #endif

@@ -1,4 +1,5 @@
-/* See provider_fixture.h. */
+/* The harness's child process, mod_cache's steps with the provider, and the object census;
+ * see provider_fixture.h. */
 #include "provider_fixture.h"
 #include "mem_config.h"
 
