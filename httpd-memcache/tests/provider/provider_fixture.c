@@ -56,6 +56,24 @@ int fixture_run_tests(const char *name, const struct CMUnitTest *tests, size_t c
     return failed;
 }
 
+apr_pool_t *group_pool;
+
+int group_setup(void **state)
+{
+    (void)state;
+    apr_initialize();
+    apr_pool_create(&group_pool, NULL);
+    return 0;
+}
+
+int group_teardown(void **state)
+{
+    (void)state;
+    apr_pool_destroy(group_pool);
+    apr_terminate();
+    return 0;
+}
+
 /* ---- census ----
  * The test binaries are linked with --wrap for mem_object_create, mem_object_destroy and
  * mem_sync_defer: calls between the module's files reach the __wrap_ functions below, which

@@ -41,6 +41,12 @@ extern const char *fixture_mode;
 int fixture_run_tests(const char *name, const struct CMUnitTest *tests, size_t count);
 #define FIXTURE_RUN_TESTS(name, tests) fixture_run_tests(name, tests, sizeof(tests) / sizeof(tests[0]))
 
+/* For a group of tests that need APR but no child process: CMocka group setup and teardown
+ * that start and stop APR, and the pool they give the group. */
+extern apr_pool_t *group_pool;
+int group_setup(void **state);
+int group_teardown(void **state);
+
 /* Configures the main server with MCacheSync fixture_mode and then the directives, given as
  * "Name", "argument" pairs ending with NULL; runs the start-up checks; starts the cache as
  * child_init does. Fails the test if a directive or check is refused. */

@@ -11,24 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static apr_pool_t *pool;
-
-static int setup(void **state)
-{
-    (void)state;
-    apr_initialize();
-    apr_pool_create(&pool, NULL);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    apr_pool_destroy(pool);
-    apr_terminate();
-    return 0;
-}
-
 static void *try_lock(void *opaque)
 {
     apr_thread_mutex_t *mutex = opaque;
@@ -58,7 +40,8 @@ static void test_lock_mode_holds_the_mutex_and_defers_nothing(void **state)
 {
     (void)state;
     mem_sync_t sync = {.use_tm = 0};
-    assert_int_equal(apr_thread_mutex_create(&sync.lock, APR_THREAD_MUTEX_DEFAULT, pool), APR_SUCCESS);
+    assert_int_equal(apr_thread_mutex_create(&sync.lock, APR_THREAD_MUTEX_DEFAULT, group_pool),
+                     APR_SUCCESS);
     int held = 0, ran = 0, ran_inside = 0;
     MEM_CRITICAL(&sync, held = held_elsewhere(sync.lock); mem_sync_defer(&sync, note_ran, &ran);
                  ran_inside = ran);
@@ -139,5 +122,6 @@ int main(void)
 #endif
         cmocka_unit_test(test_lock_mode_without_a_mutex_stops),
     };
-    return cmocka_run_group_tests_name("MEM_CRITICAL and mem_sync_defer", tests, setup, teardown);
+    return cmocka_run_group_tests_name("MEM_CRITICAL and mem_sync_defer", tests, group_setup,
+                                       group_teardown);
 }

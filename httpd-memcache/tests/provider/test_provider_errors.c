@@ -38,7 +38,8 @@ static void test_known_length_under_the_minimum_is_declined(void **state)
     fixture_t *f = fixture_start("MCacheMinObjectSize", "100", NULL);
     request_rec *r = new_request(f);
     assert_int_equal(save_response(r, key_for(f, "/tiny"), "tiny", 50, 0), SAVE_DECLINED);
-    assert_int_equal(fake_log_count("50 bytes is outside MCacheMinObjectSize..MCacheMaxObjectSize (100..10000)"), 1);
+    assert_int_equal(fake_log_count("50 bytes is outside MCacheMinObjectSize..MCacheMaxObjectSize "
+                                    "(100..10000)"), 1);
     fake_request_end(r);
     assert_int_equal(snapshot(f).entries, 0);
     fixture_stop(f);
@@ -175,7 +176,8 @@ static void test_streamed_body_under_the_minimum(void **state)
 }
 
 /* A bucket whose read fails (a broken pipe from a CGI, say). */
-static apr_status_t failing_read(apr_bucket *b, const char **data, apr_size_t *length, apr_read_type_e block)
+static apr_status_t failing_read(apr_bucket *b, const char **data, apr_size_t *length,
+                                 apr_read_type_e block)
 {
     (void)b, (void)block;
     *data = NULL;

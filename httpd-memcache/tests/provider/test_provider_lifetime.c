@@ -330,8 +330,8 @@ static void test_child_exit_with_requests_in_flight(void **state)
     assert_int_equal(save_response(failing, failed, "failed", 3000, 1), SAVE_FAILED);
     request_rec *filling = new_request(f);
     saving_t *saving = saving_start(filling, half, 3000, NULL);
-    assert_int_equal(saving_pass(saving, brigade_of(filling, body_for(filling->pool, "half", 1000), 1000, 1000, 0)),
-                     SAVE_PARTIAL);
+    const char *half_body = body_for(filling->pool, "half", 1000);
+    assert_int_equal(saving_pass(saving, brigade_of(filling, half_body, 1000, 1000, 0)), SAVE_PARTIAL);
 
     fixture_exit_child(f);
     assert_true(brigade_holds(sending->pool, body, body_for(sending->pool, "hit", 3000), 3000, 0));

@@ -42,7 +42,8 @@ static void test_known_length_miss_then_hit(void **state)
     assert_int_equal(s.counts[MEM_COUNT_STORED], 1);
     assert_int_equal(s.counts[MEM_COUNT_HITS], 1);
     assert_int_equal(s.counts[MEM_COUNT_MISSES], 0);
-    assert_int_equal(fake_log_count("mod_mem_cache: stored http://harness.test:80/static/a.txt (3000 bytes)"), 1);
+    assert_int_equal(fake_log_count("mod_mem_cache: stored http://harness.test:80/static/a.txt "
+                                    "(3000 bytes)"), 1);
     fixture_stop(f);
 }
 
@@ -73,7 +74,8 @@ static void test_streamed_body_grows_and_is_charged_at_completion(void **state)
     const char *body = body_for(writer->pool, "big", 40000);
     saving_t *saving = saving_start(writer, key, -1, "Content-Type", "text/html", NULL);
     for (size_t offset = 0; offset < 36000; offset += 4000)
-        assert_int_equal(saving_pass(saving, brigade_of(writer, body + offset, 4000, 1000, 0)), SAVE_PARTIAL);
+        assert_int_equal(saving_pass(saving, brigade_of(writer, body + offset, 4000, 1000, 0)),
+                         SAVE_PARTIAL);
 
     int refcount, complete;
     assert_non_null(indexed_object(f, key, &refcount, &complete));

@@ -49,8 +49,8 @@ static void check_hit(worker_t *w, request_rec *r, cache_handle_t *h, int k)
     apr_size_t length;
     int eos;
     const char *got = brigade_text(r->pool, bb, &length, &eos);
-    if (length != sizes[k] || memcmp(got, bodies[k], length) ||
-        strcmp(apr_table_get(h->resp_hdrs, "X-Name") ? apr_table_get(h->resp_hdrs, "X-Name") : "", names[k]))
+    const char *name = apr_table_get(h->resp_hdrs, "X-Name");
+    if (length != sizes[k] || memcmp(got, bodies[k], length) || !name || strcmp(name, names[k]))
         w->wrong_bodies++;
 }
 
