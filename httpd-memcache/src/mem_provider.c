@@ -68,7 +68,8 @@ static mem_request_t *new_request(request_rec *r, mem_instance_t *instance)
 
 /* Indexes a new, incomplete object unless its key is already taken (someone else is storing
  * or has stored it), so concurrent misses never replace each other's entries. */
-LIBTM_SAFE static publish_result_t publish_new_in_section(cache_cache_t *cache, mem_object_t *object)
+LIBTM_SAFE static publish_result_t publish_new_in_section(cache_cache_t *cache,
+                                                         mem_object_t *object)
 {
     if (cache_cache_find(cache, &object->key))
         return PUBLISH_KEY_TAKEN;
@@ -99,7 +100,7 @@ LIBTM_SAFE static int unindex_key_in_section(cache_cache_t *cache, const cache_k
  * the reference is registered before (a pool is not transaction-safe), and does nothing
  * when request->object stays NULL. */
 LIBTM_SAFE static open_result_t open_in_section(cache_cache_t *cache, const cache_key_t *key,
-                                         mem_request_t *request)
+                                                mem_request_t *request)
 {
     mem_object_t *object = cache_cache_find(cache, key);
     if (!object || !object->complete)
@@ -181,7 +182,8 @@ static apr_status_t release_request_reference(void *opaque)
     request->pending_head = NULL;
     if (!object)
         return APR_SUCCESS; /* a lookup that missed */
-    MEM_CRITICAL(&request->instance->sync, request_done_in_section(request->instance->cache, object));
+    mem_instance_t *instance = request->instance;
+    MEM_CRITICAL(&instance->sync, request_done_in_section(instance->cache, object));
     return APR_SUCCESS;
 }
 
@@ -467,7 +469,8 @@ static apr_status_t mem_invalidate_entity(cache_handle_t *h, request_rec *r)
 static int mem_remove_entity(cache_handle_t *h)
 {
     mem_request_t *request = h->cache_obj->vobj;
-    MEM_CRITICAL(&request->instance->sync, unindex_in_section(request->instance->cache, request->object));
+    mem_instance_t *instance = request->instance;
+    MEM_CRITICAL(&instance->sync, unindex_in_section(instance->cache, request->object));
     return OK;
 }
 
