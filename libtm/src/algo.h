@@ -46,7 +46,7 @@ static inline uint64_t tm_load_aligned(const void *addr, size_t len)
 
 /* Registry indexes, from algorithms.def. */
 enum tm_algo_id {
-#define TM_ALGORITHM(name, speculative) TM_ALGO_##name,
+#define TM_ALGORITHM(name, speculative, owners) TM_ALGO_##name,
 #include "algorithms.def"
 #undef TM_ALGORITHM
     TM_ALGO_COUNT
@@ -95,7 +95,7 @@ const char *tm_algo_names(void);
  * (algo_serial.c; not selectable, so not in the registry). */
 extern const struct tm_algo tm_algo_irrevocable;
 
-#define TM_ALGORITHM(name, speculative) extern const struct tm_algo tm_algo_##name;
+#define TM_ALGORITHM(name, speculative, owners) extern const struct tm_algo tm_algo_##name;
 #include "algorithms.def"
 #undef TM_ALGORITHM
 

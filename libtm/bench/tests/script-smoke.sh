@@ -17,7 +17,7 @@ csv="$out/libtm-bench.csv"
 head -n 1 "$csv" | grep -qx 'structure,update,size,threads,runtime,ops_per_s,ops_per_cpu_s,runs,failures,vs_libitm,vs_best_libitm_mutex,time_vs_seq,cpu_share,aborts_per_commit,libtm_mode' \
   || fail "unexpected CSV header: $(head -n 1 "$csv")"
 runtimes="libitm libitm-mlwt mutex"
-algorithms=$(sed -n 's/^TM_ALGORITHM(\([a-z0-9_]*\), *1).*/libtm-\1/p' "$top/libtm/src/algorithms.def")
+algorithms=$("$top/libtm/tools/libtm-stats" --list speculative-algorithms | sed 's/^/libtm-/')
 [ -e "$top/libtm/lib/libitm.so.1" ] && runtimes="libtm $(echo $algorithms) $runtimes"
 for structure in list bank travel; do
   for threads in 1 2; do
