@@ -57,7 +57,7 @@ static inline void tm_store_aligned(void *addr, uint64_t value, size_t len)
 
 /* Registry indexes, from algorithms.def. */
 enum tm_algo_id {
-#define TM_ALGORITHM(name, speculative) TM_ALGO_##name,
+#define TM_ALGORITHM(name, speculative, owners) TM_ALGO_##name,
 #include "algorithms.def"
 #undef TM_ALGORITHM
     TM_ALGO_COUNT
@@ -112,7 +112,7 @@ const char *tm_algo_names(void);
  * (algo_serial.c; not selectable, so not in the registry). */
 extern const struct tm_algo tm_algo_irrevocable;
 
-#define TM_ALGORITHM(name, speculative) extern const struct tm_algo tm_algo_##name;
+#define TM_ALGORITHM(name, speculative, owners) extern const struct tm_algo tm_algo_##name;
 #include "algorithms.def"
 #undef TM_ALGORITHM
 

@@ -295,7 +295,7 @@ int libtm_stats_write(const char *pattern)
                "\"algorithm\": \"%s\", \"contention_manager\": \"%s\", \"adaptive\": %s,\n"
                "  \"commits\": %lu, \"irrevocable\": %lu, \"serial\": %lu, \"aborts\": {",
             LIBTM_VERSION, (int)getpid(), libtm_algorithm(),
-            tm_cm_names[tm_config.cm], tm_config.forced ? "false" : "true",
+            tm_config.cm->name, tm_config.forced ? "false" : "true",
             (unsigned long)commits_of(&all), (unsigned long)all.irrevocable,
             (unsigned long)all.by_algo[TM_ALGO_serial]);
     for (int r = 0; r < ABORT_REASON_COUNT; r++)

@@ -80,6 +80,15 @@ static inline __attribute__((always_inline)) uint32_t start_outermost(struct tm_
     return a_runInstrumentedCode | a_saveLiveVariables;
 }
 
+/* The transaction ended. Barriers outside transactions touch memory directly; the private-stack
+ * bound means nothing until the next revocable transaction sets it. */
+static inline void finish(struct tm_tx *tx)
+{
+    tx->depth = 0;
+    tx->state = TX_INACTIVE;
+    tm_use_algo(tx, &tm_algo_irrevocable);
+}
+
 static inline void release_serial_lock(struct tm_tx *tx)
 {
     if (tx->serial_hold == HOLD_READ)
@@ -90,6 +99,45 @@ static inline void release_serial_lock(struct tm_tx *tx)
 }
 
 /* ---- nesting -------------------------------------------------------------------------- */
+
+/* What a cancel of the closed nested transaction that begins now restores (ABI.md §6). */
+static void checkpoint_save(const struct tm_tx *tx, struct tm_checkpoint *cp,
+                            const struct tm_jmpbuf *jb)
+{
+    cp->jb = *jb;
+    cp->undo_len = tx->undo_log.len;
+    cp->actions_len = tx->actions.len;
+    cp->allocs_len = tx->allocs.len;
+    cp->id = tx->id;
+    cp->props = tx->props;
+    cp->depth = tx->depth;
+    cp->algo = tx->algo;
+    cp->state = tx->state;
+    cp->cxa_catch_count = tx->cxa_catch_count;
+    cp->cxa_uncaught = tm_eh_uncaught_count();
+    cp->stack_top = tx->stack_top;
+}
+
+/* Back in the enclosing transaction after the nested one committed: its id, properties and
+ * private stack (the nested one's logs and actions now belong to it). */
+static void checkpoint_resume(struct tm_tx *tx, const struct tm_checkpoint *cp)
+{
+    tx->id = cp->id;
+    tx->props = cp->props;
+    tx->stack_top = cp->stack_top;
+}
+
+/* ... or after the nested one was cancelled and its logs rolled back: also the depth and the
+ * way the enclosing transaction runs. */
+static void checkpoint_restore(struct tm_tx *tx, const struct tm_checkpoint *cp)
+{
+    checkpoint_resume(tx, cp);
+    tx->depth = cp->depth;
+    tm_use_algo(tx, cp->algo);
+    if (cp->algo->refresh_paths)
+        cp->algo->refresh_paths(tx);
+    tx->state = cp->state;
+}
 
 static struct tm_checkpoint *top_checkpoint(struct tm_tx *tx)
 {
@@ -111,19 +159,7 @@ static uint32_t begin_nested(struct tm_tx *tx, uint32_t props, const struct tm_j
         return a_runInstrumentedCode;
     }
     /* Closed nesting: remember where an inner cancel returns to. */
-    struct tm_checkpoint *cp = TM_LOG_PUSH(&tx->checkpoints, struct tm_checkpoint);
-    cp->jb = *jb;
-    cp->undo_len = tx->undo_log.len;
-    cp->actions_len = tx->actions.len;
-    cp->allocs_len = tx->allocs.len;
-    cp->id = tx->id;
-    cp->props = tx->props;
-    cp->depth = tx->depth;
-    cp->algo = tx->algo;
-    cp->state = tx->state;
-    cp->cxa_catch_count = tx->cxa_catch_count;
-    cp->cxa_uncaught = tm_eh_uncaught_count();
-    cp->stack_top = tx->stack_top;
+    checkpoint_save(tx, TM_LOG_PUSH(&tx->checkpoints, struct tm_checkpoint), jb);
     tx->stack_top = (uintptr_t)jb->cfa;
     tx->depth++;
     if (tx->depth > tx->max_depth)
@@ -142,9 +178,7 @@ static void commit_nested(struct tm_tx *tx)
 {
     struct tm_checkpoint *cp = top_checkpoint(tx);
     if (cp && cp->depth == tx->depth - 1) {
-        tx->id = cp->id;
-        tx->props = cp->props;
-        tx->stack_top = cp->stack_top;
+        checkpoint_resume(tx, cp);
         if (cp->state == TX_IRREVOCABLE && tx->state == TX_SERIAL) {
             /* Back in an irrevocable outer transaction: the inner's undo log is useless. */
             tx->undo_log.len = cp->undo_len;
@@ -208,8 +242,7 @@ static inline __attribute__((always_inline)) bool commit_serial(struct tm_tx *tx
         (tx->actions.len | tx->allocs.len | tx->exception_objects.len) || tm_stats_enabled)
         return false;
     release_serial_lock(tx);
-    tx->depth = 0;
-    tx->state = TX_INACTIVE;
+    finish(tx);
     tm_event_commit(tx);
     return true;
 }
@@ -367,23 +400,13 @@ void _ITM_abortTransaction(uint32_t reason)
         tm_actions_rollback(tx, saved.actions_len);
         tm_allocs_rollback(tx, saved.allocs_len);
         tm_eh_rollback(tx, &saved);
-        tx->id = saved.id;
-        tx->props = saved.props;
-        tx->stack_top = saved.stack_top;
-        tx->depth = saved.depth;
-        tm_use_algo(tx, saved.algo);
-        if (saved.algo->refresh_paths)
-            saved.algo->refresh_paths(tx);
-        tx->state = saved.state;
+        checkpoint_restore(tx, &saved);
         tm_event_nested_abort(tx);
         tm_longjmp(&saved.jb, a_abortTransaction | a_restoreLiveVariables);
     }
     struct tm_jmpbuf jb = tx->jb;
     rollback_all(tx);
-    tx->depth = 0;
-    tx->state = TX_INACTIVE;
-    tm_use_algo(tx, &tm_algo_irrevocable);
-    tx->stack_top = 0;
+    finish(tx);
     tm_event_abort(tx, ABORT_USER);
     tm_longjmp(&jb, a_abortTransaction | a_restoreLiveVariables);
 }
@@ -414,10 +437,7 @@ static bool commit_outermost(struct tm_tx *tx)
     tx->checkpoints.len = 0;
     tx->exception_objects.len = 0;
     tm_event_commit(tx); /* still knows how the transaction ran */
-    tx->depth = 0;
-    tx->state = TX_INACTIVE;
-    tm_use_algo(tx, &tm_algo_irrevocable); /* barriers outside transactions touch memory directly */
-    tx->stack_top = 0;
+    finish(tx);
     if (privatization_time)
         tm_privatization_wait(tx, privatization_time);
     after_commit(tx, speculative);
@@ -439,9 +459,7 @@ static inline __attribute__((always_inline)) bool commit_speculative(struct tm_t
     tx->checkpoints.len = 0;
     tx->stats->by_algo[tx->algo->id]++;
     tm_adapt_commit(tx);
-    tx->depth = 0;
-    tx->state = TX_INACTIVE;
-    tm_use_algo(tx, &tm_algo_irrevocable);
+    finish(tx);
     if (privatization_time)
         tm_privatization_wait(tx, privatization_time);
     return true;

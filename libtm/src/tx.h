@@ -6,6 +6,7 @@
 #define LIBTM_TX_H
 
 #include "algo.h"
+#include "cm.h"
 #include "stub_abi.h"
 #include "itm_abi.h"
 #include "log.h"
@@ -87,18 +88,6 @@ struct tm_alloc_record {
 
 struct tm_thread_stats;
 
-/* The per-thread state of the contention managers (contention.c). */
-struct tm_cm_state {
-    struct tm_tx *owner;   /* handoff: the winner of the last conflict */
-    uint32_t owner_seq;    /* ... and its end count when the conflict happened */
-    uint32_t waits;        /* spin/block: waits for owners in the current attempt */
-    uint64_t rng;
-    int64_t slice_start;   /* slice: monotonic ns at the thread's last yield */
-    int tid;               /* priority, softprio: the thread's kernel id ... */
-    int nice;              /* ... and its nice value before it was lowered */
-    bool lowered;          /* priority, softprio: the nice value is raised now */
-};
-
 /* Blocks freed by committed speculative transactions that other transactions may still read:
  * returned to the allocator later (reclaim.c). */
 struct tm_reclaim_batch;
@@ -170,7 +159,6 @@ struct tm_tx {
     void *site;               /* return address of the outermost begin */
     uint64_t start_cycles;
     unsigned max_depth;
-    struct tm_cm_state cm; /* contention manager (contention.h) */
     struct tm_reclaim reclaim; /* blocks freed by committed transactions, not yet released */
 
     /* --- read by other threads: serial lock and privatization (privatization.c) --- */
@@ -189,19 +177,17 @@ struct tm_tx {
     _Atomic uint32_t dirty;        /* holds locks over data written in place */
     _Atomic uint32_t moved;        /* bumped on publishing while someone sleeps on it */
     _Atomic uint32_t move_waiters; /* threads sleeping until this one publishes */
-    /* --- contention managers waiting for this transaction to end --- */
-    _Alignas(TM_CACHELINE) _Atomic uint32_t end_seq; /* bumped when a transaction ends */
-    _Atomic uint32_t end_waiters;
-    _Atomic uint64_t losers;     /* softprio: threads (index % 64) that lost to this one */
-    _Atomic uint64_t lowered_by; /* softprio: threads (index % 64) this one lost to */
+    /* --- each contention manager's state that other threads read or write (cm.h) --- */
+    _Alignas(TM_CACHELINE) unsigned char cm_shared[TM_CM_COUNT][TM_CM_SHARED_SIZE];
 
     /* --- registry --- */
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */
     _Atomic bool in_use;
     unsigned thread_index;
 
-    /* --- each algorithm's private state (algo.h) --- */
+    /* --- each algorithm's and each contention manager's private state (algo.h, cm.h) --- */
     _Alignas(TM_CACHELINE) unsigned char algo_state[TM_ALGO_COUNT][TM_ALGO_STATE_SIZE];
+    unsigned char cm_state[TM_CM_COUNT][TM_CM_STATE_SIZE];
 };
 
 #define TM_INACTIVE UINT64_MAX

@@ -18,7 +18,7 @@ grep -v '^#' "$csv" | head -n 1 | grep -qx 'structure,update,threads,runtime,rou
   || fail "unexpected CSV header: $(grep -v '^#' "$csv" | head -n 1)"
 grep -qx '# rounds: 2' "$csv" || fail "the CSV does not say how many rounds ran"
 runtimes="libitm libitm-mlwt mutex"
-algorithms=$(sed -n 's/^TM_ALGORITHM(\([a-z0-9_]*\), *1).*/libtm-\1/p' "$top/libtm/src/algorithms.def")
+algorithms=$("$top/libtm/tools/libtm-stats" --list speculative-algorithms | sed 's/^/libtm-/')
 [ -e "$top/libtm/lib/libitm.so.1" ] && runtimes="libtm $(echo $algorithms) $runtimes"
 for structure in list bank travel; do
   for threads in 1 2; do
