@@ -10,9 +10,10 @@
 # A build.mk adds what it compiles to BUILT; the Makefile includes $(DEPFILES) at its end
 # (the header dependencies that -MMD wrote).
 
+# Every part may include <libtm.h> (the TM annotations and the _ITM_* entries programs call).
 # -MMD writes PATH.dep beside each output (not .d: the layout before these rules wrote .d files
-# with relative paths, which would stop an existing build tree)
-COMPILE = $(CC) $(CSTD) $(WARN) $(CFLAGS) $(CFLAGS_PART) -MMD -MP -MF $(@:.o=).dep
+# with relative paths, which would stop an existing build tree).
+COMPILE = $(CC) $(CSTD) $(WARN) $(CFLAGS) -I$(LIBTM_INCLUDE) $(CFLAGS_PART) -MMD -MP -MF $(@:.o=).dep
 
 $(OBJ)/%.o: $(TOP)/%.c
 	@mkdir -p $(@D)

@@ -1,7 +1,7 @@
 /* packetentities delta coding (see qw_entity_delta.h). */
 #include "qw_entity_delta.h"
 
-QW_TM_SAFE void qw_entity_delta_write(qw_sizebuf *sb, const qw_entity_state *from,
+LIBTM_SAFE void qw_entity_delta_write(qw_sizebuf *sb, const qw_entity_state *from,
                            const qw_entity_state *to, bool force)
 {
     int bits = 0;
@@ -60,7 +60,7 @@ QW_TM_SAFE void qw_entity_delta_write(qw_sizebuf *sb, const qw_entity_state *fro
         qw_write_angle8(sb, to->angles[2]);
 }
 
-QW_TM_SAFE void qw_entity_delta_write_remove(qw_sizebuf *sb, int number)
+LIBTM_SAFE void qw_entity_delta_write_remove(qw_sizebuf *sb, int number)
 {
     qw_write_short(sb, (number & 511) | U_REMOVE);
 }

@@ -23,10 +23,10 @@ typedef struct qw_entity_state {
 
 /* Writes the delta from `from` to `to` (to->number is sent). Nothing is written when nothing
  * changed unless `force` (new entities must always be sent). */
-QW_TM_SAFE void qw_entity_delta_write(qw_sizebuf *sb, const qw_entity_state *from,
+LIBTM_SAFE void qw_entity_delta_write(qw_sizebuf *sb, const qw_entity_state *from,
                                       const qw_entity_state *to, bool force);
 /* Writes the removal of entity `number`. */
-QW_TM_SAFE void qw_entity_delta_write_remove(qw_sizebuf *sb, int number);
+LIBTM_SAFE void qw_entity_delta_write_remove(qw_sizebuf *sb, int number);
 
 /* Reads the fields of one delta whose 16-bit `word` was already read (and is not 0 and has
  * no U_REMOVE): to = from + changes, to->number = word & 511. False on truncation. */

@@ -8,7 +8,7 @@ SV_SRCS     := $(filter-out $(SERVER)/main.c,$(wildcard $(SERVER)/*.c $(SERVER)/
 SV_OBJS     := $(call objects,$(SV_SRCS))
 SV_LIB      := $(OBJ)/quakeworld-server/server/libqwsv.a
 QWSV        := $(BIN)/qwsv
-SV_INCLUDES := -I$(SERVER) -I$(PROTO) -I$(WORLD)
+SV_INCLUDES := -I$(SERVER) -I$(PROTO) -I$(WORLD) -I$(LIBTM_INCLUDE)
 SV_CFLAGS   := $(TM_CFLAGS) -pthread $(SV_INCLUDES)
 SV_LDLIBS   := $(LIBTM_LDFLAGS) -litm -pthread -lm -lnettle
 

@@ -43,8 +43,8 @@
  *   none     no synchronisation (only valid with -threads 1, or with -sched lpt, whose
  *            jobs never share what they write: sv_sched.h)
  *
- * Section bodies only call transaction_safe code (QW_TM_SAFE), or transaction_pure code
- * (QW_TM_PURE, world/bsp.h: traces, point contents, leaf and PVS lookups, pmove), which reads
+ * Section bodies only call transaction_safe code (LIBTM_SAFE), or transaction_pure code
+ * (LIBTM_PURE, world/bsp.h: traces, point contents, leaf and PVS lookups, pmove), which reads
  * only the immutable map and runs without barriers: pass it locals (copies of entity fields),
  * never shared state. Logging inside a section goes
  * through sv_log_deferred (transaction_pure: prints at once outside transactions, and via
@@ -57,6 +57,8 @@
 #define SV_CRITICAL_SECTIONS_H
 
 #include <stdbool.h>
+
+#include <libtm.h>
 
 typedef enum sv_cs_id {
     CS_MOVE_COMMAND,
@@ -85,18 +87,18 @@ void sv_region_enter(sv_cs_id id);
 void sv_region_leave(void);
 /* Counts section entries per thread (for the statistics). Transaction-pure, for nested
  * sections: it writes only the thread's counters (a restarted transaction counts again). */
-void sv_cs_count(sv_cs_id id) __attribute__((transaction_pure));
+void sv_cs_count(sv_cs_id id) LIBTM_PURE;
 /* Whether the calling thread is inside a section (set and cleared around each outermost one,
  * outside its transaction; pure: a thread-local flag). */
 extern __thread int sv_cs_depth;
-__attribute__((transaction_pure)) static inline int sv_cs_nested(void)
+LIBTM_PURE static inline int sv_cs_nested(void)
 {
     return sv_cs_depth;
 }
 
 /* A small function of its own for a NESTED_SECTION: a transaction begins like setjmp, and
  * the caller's locals would count as clobbered. */
-#define SV_SECTION_FN __attribute__((noinline, transaction_safe))
+#define SV_SECTION_FN __attribute__((noinline)) LIBTM_SAFE
 
 #ifdef SV_WITHOUT_TM
 /* Built without -fgnu-tm (e.g. for ThreadSanitizer runs of the lock and region modes): only

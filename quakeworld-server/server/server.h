@@ -358,7 +358,7 @@ extern sv_server sv;
 
 /* The entity number of player `slot` in sounds: slot + 1, as in QuakeWorld; a big slot has
  * none, its sounds come from the world (entity 0) at the player's place. */
-QW_TM_SAFE static inline int sv_player_entnum(int slot)
+LIBTM_SAFE static inline int sv_player_entnum(int slot)
 {
     return slot < QW_MAX_CLIENTS ? slot + 1 : 0;
 }

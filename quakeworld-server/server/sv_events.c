@@ -25,7 +25,7 @@ void sv_events_begin_frame(void)
 
 /* Starts an event at `origin` in the current frame (the buffer's lock held in -sync region);
  * NULL when the frame is full. */
-QW_TM_SAFE static sv_event_frame *event_begin(const float origin[3], sv_event_reach reach)
+LIBTM_SAFE static sv_event_frame *event_begin(const float origin[3], sv_event_reach reach)
 {
     /* a job of -sched lpt writes its worker's part: no other thread writes there in RP */
     int part = sv_in_job() ? sv_thread_index : 0;
@@ -41,13 +41,13 @@ QW_TM_SAFE static sv_event_frame *event_begin(const float origin[3], sv_event_re
     return ev;
 }
 
-QW_TM_SAFE static void event_end(sv_event_frame *ev)
+LIBTM_SAFE static void event_end(sv_event_frame *ev)
 {
     sv_event *e = &ev->events[ev->count++];
     e->len = (uint16_t)(ev->buf.cursize - e->offset);
 }
 
-QW_TM_SAFE void sv_event_temp_entity(int type, const float origin[3])
+LIBTM_SAFE void sv_event_temp_entity(int type, const float origin[3])
 {
     sv_region_lock_events();
     bool seen = type == TE_GUNSHOT || type == TE_BLOOD;
@@ -64,7 +64,7 @@ QW_TM_SAFE void sv_event_temp_entity(int type, const float origin[3])
     sv_region_unlock_events();
 }
 
-QW_TM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float origin[3])
+LIBTM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float origin[3])
 {
     if (sound <= 0)
         return;

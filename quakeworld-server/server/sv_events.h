@@ -10,8 +10,8 @@
 /* U (master): starts the current frame's buffer. */
 void sv_events_begin_frame(void);
 /* Unreliable: dropped when the frame's buffer is full. */
-QW_TM_SAFE void sv_event_temp_entity(int type, const float origin[3]);
-QW_TM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float origin[3]);
+LIBTM_SAFE void sv_event_temp_entity(int type, const float origin[3]);
+LIBTM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float origin[3]);
 
 /* S: appends to `out` the events of frames after `*last_frame` up to the current one that a
  * client standing at `origin` may receive (whole frames, as many as fit), and moves

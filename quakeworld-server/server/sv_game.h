@@ -3,7 +3,7 @@
  * teleporters. Implemented in game/, one file per concern the way QuakeC splits its game
  * rules: player.c (client.qc), weapons.c, combat.c, items.c, triggers.c, entities.c, and
  * think.c for what moves by itself in U.
- * Functions marked QW_TM_SAFE run inside critical sections (see critical_sections.h). */
+ * Functions marked LIBTM_SAFE run inside critical sections (see critical_sections.h). */
 #ifndef SV_GAME_H
 #define SV_GAME_H
 
@@ -22,19 +22,19 @@ void sv_game_init_players(void);
 
 /* RP, inside CS_SPAWN_PLAYER (begin) or nested inside CS_MOVE_COMMAND (respawn).
  * False if a reliable queue overflowed (the section is cancelled). */
-QW_TM_SAFE bool sv_game_spawn_player(int slot);
+LIBTM_SAFE bool sv_game_spawn_player(int slot);
 /* RP, inside CS_SPAWN_PLAYER: a spectator enters, above a spawn point, in nobody's way. */
-QW_TM_SAFE void sv_game_spawn_spectator(int slot);
+LIBTM_SAFE void sv_game_spawn_spectator(int slot);
 /* RP, inside CS_MOVE_COMMAND: one movement command of a spawned client (a spectator's
  * flies it through walls and touches nothing). */
-QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd);
+LIBTM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd);
 /* What did the damage (for obituaries). */
 typedef enum {
     DMG_SHOTGUN, DMG_AXE, DMG_ROCKET, DMG_TELEFRAG, DMG_SUICIDE, DMG_DROWN, DMG_SLIME,
     DMG_LAVA, DMG_CRUSH
 } sv_damage_cause;
 /* RP inside a section, or U: damage and its consequences (death, frags, obituaries). */
-QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float from[3],
+LIBTM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float from[3],
                                sv_damage_cause cause);
 
 /* Where a movement command of player `slot` may look or write, for -sync region's locks

@@ -34,11 +34,11 @@ extern sv_job_plan sv_frame_plan;
 extern __thread int sv_current_job;
 
 /* Whether the calling thread runs a job: then it must not touch what other jobs may write. */
-QW_TM_SAFE static inline bool sv_in_job(void)
+LIBTM_SAFE static inline bool sv_in_job(void)
 {
     return sv_current_job >= 0;
 }
 /* Whether player `slot` belongs to the job the calling thread runs. */
-QW_TM_SAFE bool sv_in_same_job(int slot);
+LIBTM_SAFE bool sv_in_same_job(int slot);
 
 #endif

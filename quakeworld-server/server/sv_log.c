@@ -10,20 +10,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <libtm.h>
+
 #include "server.h"
 #include "sv_clock.h"
-
-
-#ifndef SV_WITHOUT_TM
-/* The libitm ABI entry points used here (declared by hand: GCC ships no libitm.h). */
-typedef uint64_t sv_itm_transaction_id;
-extern int _ITM_inTransaction(void) __attribute__((transaction_pure));
-extern void _ITM_addUserCommitAction(void (*fn)(void *), sv_itm_transaction_id resuming,
-                                     void *arg) __attribute__((transaction_pure));
-extern void _ITM_addUserUndoAction(void (*fn)(void *), void *arg)
-    __attribute__((transaction_pure));
-#define SV_ITM_NO_TRANSACTION_ID 1
-#endif
 
 static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
 static FILE *log_file;
@@ -104,7 +94,7 @@ void sv_log_deferred(const char *prefix, const char *text)
     size_t n = strlen(line);
     if (n > 0 && line[n - 1] == '\n')
         line[n - 1] = 0;
-    if (_ITM_inTransaction() == 0) {
+    if (_ITM_inTransaction() == LIBTM_OUTSIDE) {
         log_line(line);
         return;
     }
@@ -112,7 +102,7 @@ void sv_log_deferred(const char *prefix, const char *text)
     if (!copy)
         return;
     /* exactly one of the two runs: commit prints and frees, rollback frees */
-    _ITM_addUserCommitAction(commit_print, SV_ITM_NO_TRANSACTION_ID, copy);
+    _ITM_addUserCommitAction(commit_print, LIBTM_NO_TRANSACTION_ID, copy);
     _ITM_addUserUndoAction(undo_free, copy);
 }
 #endif

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <netinet/in.h>
 
+#include <libtm.h>
+
 struct sv_client;
 
 /* -logfile: appends every log line to path as "YYYY-MM-DD HH:MM:SS.mmm +ZZZZ line" (local
@@ -18,7 +20,7 @@ void sv_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * transaction commits (_ITM_addUserCommitAction) and forgotten if it aborts, so a retried
  * transaction logs once. (Pass a buffer that also goes to transaction_safe code: GCC 12
  * crashes on a local array whose only use is this transaction_pure call.) */
-__attribute__((transaction_pure)) void sv_log_deferred(const char *prefix, const char *text);
+LIBTM_PURE void sv_log_deferred(const char *prefix, const char *text);
 /* Reports a dropped packet from a client at most once per second per client (counts the
  * rest and says how many were suppressed). */
 void sv_log_bad_client_packet(struct sv_client *cl, const char *why);

@@ -108,49 +108,49 @@ void sv_region_leave(void)
     current.planned = false;
 }
 
-QW_TM_PURE void sv_region_lock_client(int slot)
+LIBTM_PURE void sv_region_lock_client(int slot)
 {
     if (sv_sync == SYNC_REGION)
         lock_counted(&client_locks[slot]);
 }
 
-QW_TM_PURE void sv_region_unlock_client(int slot)
+LIBTM_PURE void sv_region_unlock_client(int slot)
 {
     if (sv_sync == SYNC_REGION)
         pthread_mutex_unlock(&client_locks[slot]);
 }
 
-QW_TM_PURE void sv_region_lock_events(void)
+LIBTM_PURE void sv_region_lock_events(void)
 {
     if (sv_sync == SYNC_REGION)
         lock_counted(&events_lock);
 }
 
-QW_TM_PURE void sv_region_unlock_events(void)
+LIBTM_PURE void sv_region_unlock_events(void)
 {
     if (sv_sync == SYNC_REGION)
         pthread_mutex_unlock(&events_lock);
 }
 
-QW_TM_PURE void sv_region_lock_entities(void)
+LIBTM_PURE void sv_region_lock_entities(void)
 {
     if (sv_sync == SYNC_REGION)
         lock_counted(&entities_lock);
 }
 
-QW_TM_PURE void sv_region_unlock_entities(void)
+LIBTM_PURE void sv_region_unlock_entities(void)
 {
     if (sv_sync == SYNC_REGION)
         pthread_mutex_unlock(&entities_lock);
 }
 
-QW_TM_PURE void sv_region_lock_movers(void)
+LIBTM_PURE void sv_region_lock_movers(void)
 {
     if (sv_sync == SYNC_REGION)
         lock_counted(&movers_lock);
 }
 
-QW_TM_PURE void sv_region_unlock_movers(void)
+LIBTM_PURE void sv_region_unlock_movers(void)
 {
     if (sv_sync == SYNC_REGION)
         pthread_mutex_unlock(&movers_lock);

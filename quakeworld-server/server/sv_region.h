@@ -44,13 +44,13 @@ void sv_region_plan_move(int slot, const sv_reach *reach);
 
 /* The innermost locks, called from the section bodies' primitives (transaction_pure: they
  * touch no transactional memory and do nothing unless -sync region). */
-QW_TM_PURE void sv_region_lock_client(int slot);
-QW_TM_PURE void sv_region_unlock_client(int slot);
-QW_TM_PURE void sv_region_lock_events(void);
-QW_TM_PURE void sv_region_unlock_events(void);
-QW_TM_PURE void sv_region_lock_entities(void);
-QW_TM_PURE void sv_region_unlock_entities(void);
-QW_TM_PURE void sv_region_lock_movers(void);
-QW_TM_PURE void sv_region_unlock_movers(void);
+LIBTM_PURE void sv_region_lock_client(int slot);
+LIBTM_PURE void sv_region_unlock_client(int slot);
+LIBTM_PURE void sv_region_lock_events(void);
+LIBTM_PURE void sv_region_unlock_events(void);
+LIBTM_PURE void sv_region_lock_entities(void);
+LIBTM_PURE void sv_region_unlock_entities(void);
+LIBTM_PURE void sv_region_lock_movers(void);
+LIBTM_PURE void sv_region_unlock_movers(void);
 
 #endif

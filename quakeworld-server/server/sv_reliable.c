@@ -9,13 +9,13 @@
 
 /* The queue's lock in -sync region (a no-op otherwise): its slot, not cl->slot, which a
  * never used slot has not set. */
-QW_TM_SAFE static int slot_of(const sv_client *cl)
+LIBTM_SAFE static int slot_of(const sv_client *cl)
 {
     return (int)(cl - sv.clients);
 }
 
 /* Appends one whole message (the queue's lock held in -sync region). */
-QW_TM_SAFE static bool append(sv_client *cl, const void *data, size_t len)
+LIBTM_SAFE static bool append(sv_client *cl, const void *data, size_t len)
 {
     sv_reliable *q = &cl->reliable;
     if (len > QW_MAX_MSGLEN || q->overflowed) {
@@ -41,7 +41,7 @@ QW_TM_SAFE static bool append(sv_client *cl, const void *data, size_t len)
     return true;
 }
 
-QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len)
+LIBTM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len)
 {
     sv_region_lock_client(slot_of(cl));
     /* a client that left has nobody to deliver to: not an error */
@@ -50,7 +50,7 @@ QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len)
     return ok;
 }
 
-QW_TM_SAFE void sv_reliable_mark_spawned(sv_client *cl)
+LIBTM_SAFE void sv_reliable_mark_spawned(sv_client *cl)
 {
     sv_region_lock_client(slot_of(cl));
     cl->state = CL_SPAWNED;
@@ -58,7 +58,7 @@ QW_TM_SAFE void sv_reliable_mark_spawned(sv_client *cl)
 }
 
 /* Builds svc_print (level, text) in buf; returns its length, 0 if it does not fit. */
-QW_TM_SAFE static size_t print_message(uint8_t *buf, size_t size, int level, const char *text)
+LIBTM_SAFE static size_t print_message(uint8_t *buf, size_t size, int level, const char *text)
 {
     qw_sizebuf sb;
     qw_sizebuf_init(&sb, buf, size);
@@ -68,14 +68,14 @@ QW_TM_SAFE static size_t print_message(uint8_t *buf, size_t size, int level, con
     return sb.overflowed ? 0 : sb.cursize;
 }
 
-QW_TM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text)
+LIBTM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text)
 {
     uint8_t buf[QW_MAX_MSGLEN];
     size_t len = print_message(buf, sizeof buf, level, text);
     return len > 0 && sv_reliable_write(cl, buf, len);
 }
 
-QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text)
+LIBTM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text)
 {
     uint8_t buf[QW_MAX_MSGLEN];
     qw_sizebuf sb;
@@ -87,7 +87,7 @@ QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text)
 
 /* Whether a message naming player slot `about` (-1: nobody) may go to cl: a client that knows
  * only QuakeWorld's 32 slots never hears of a big slot. */
-QW_TM_SAFE static bool may_hear_of(const sv_client *cl, int about)
+LIBTM_SAFE static bool may_hear_of(const sv_client *cl, int about)
 {
     return about < QW_MAX_CLIENTS || cl->bigslots;
 }
@@ -102,7 +102,7 @@ static struct {
     uint8_t data[OUTBOX_BYTES];
 } __attribute__((aligned(64))) outboxes[SV_MAX_THREADS];
 
-QW_TM_SAFE static bool outbox_add(int about, const void *data, size_t len)
+LIBTM_SAFE static bool outbox_add(int about, const void *data, size_t len)
 {
     __typeof__(outboxes[0]) *o = &outboxes[sv_thread_index];
     if (len > QW_MAX_MSGLEN || o->used + 4 + len > OUTBOX_BYTES)
@@ -117,7 +117,7 @@ QW_TM_SAFE static bool outbox_add(int about, const void *data, size_t len)
     return true;
 }
 
-QW_TM_SAFE static bool broadcast(int about, const void *data, size_t len)
+LIBTM_SAFE static bool broadcast(int about, const void *data, size_t len)
 {
     if (sv_in_job())
         return outbox_add(about, data, len);
@@ -132,12 +132,12 @@ QW_TM_SAFE static bool broadcast(int about, const void *data, size_t len)
     return ok;
 }
 
-QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len)
+LIBTM_SAFE bool sv_reliable_broadcast(const void *data, size_t len)
 {
     return broadcast(-1, data, len);
 }
 
-QW_TM_SAFE bool sv_reliable_broadcast_about(int slot, const void *data, size_t len)
+LIBTM_SAFE bool sv_reliable_broadcast_about(int slot, const void *data, size_t len)
 {
     return broadcast(slot, data, len);
 }
@@ -163,7 +163,7 @@ void sv_reliable_deliver_outboxes(sv_client *cl)
     }
 }
 
-QW_TM_SAFE bool sv_broadcast_print(int level, const char *text)
+LIBTM_SAFE bool sv_broadcast_print(int level, const char *text)
 {
     uint8_t buf[QW_MAX_MSGLEN];
     size_t len = print_message(buf, sizeof buf, level, text);

@@ -9,21 +9,21 @@
 #include "server.h"
 
 /* Appends one whole message. False if it does not fit (queue marked overflowed). */
-QW_TM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len);
+LIBTM_SAFE bool sv_reliable_write(sv_client *cl, const void *data, size_t len);
 /* A client entering the game: broadcasts look at its state (under its queue's lock in
  * -sync region). */
-QW_TM_SAFE void sv_reliable_mark_spawned(sv_client *cl);
+LIBTM_SAFE void sv_reliable_mark_spawned(sv_client *cl);
 /* svc_print / svc_stufftext helpers (build the message on the stack, then append). */
-QW_TM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text);
-QW_TM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text);
+LIBTM_SAFE bool sv_reliable_print(sv_client *cl, int level, const char *text);
+LIBTM_SAFE bool sv_reliable_stufftext(sv_client *cl, const char *text);
 /* Appends the message to every client in the game (connected or spawned); false if some
  * queue overflowed (that client will be dropped). Inside a job of -sched lpt it waits in the
  * worker's outbox for S (false when the outbox is full). */
-QW_TM_SAFE bool sv_reliable_broadcast(const void *data, size_t len);
+LIBTM_SAFE bool sv_reliable_broadcast(const void *data, size_t len);
 /* The same for a message about player `slot` (its frags, its userinfo): clients that know
  * only 32 slots do not get it when the slot is a big one. */
-QW_TM_SAFE bool sv_reliable_broadcast_about(int slot, const void *data, size_t len);
-QW_TM_SAFE bool sv_broadcast_print(int level, const char *text);
+LIBTM_SAFE bool sv_reliable_broadcast_about(int slot, const void *data, size_t len);
+LIBTM_SAFE bool sv_broadcast_print(int level, const char *text);
 
 /* S phase (owner only): moves queued blocks into the netchan when it can take them, and
  * notes whether the queue is tight. */

@@ -17,7 +17,7 @@ void sv_stats_init(int threads)
     start_time = sv_clock();
 }
 
-QW_TM_SAFE sv_thread_stats *sv_stats_thread(void)
+LIBTM_SAFE sv_thread_stats *sv_stats_thread(void)
 {
     return &stats[sv_thread_index];
 }

@@ -36,7 +36,7 @@ typedef struct sv_thread_stats {
 /* Zeroes the counters of `threads` threads and notes the time counting starts. */
 void sv_stats_init(int threads);
 /* The calling thread's counters (also inside a section). */
-QW_TM_SAFE sv_thread_stats *sv_stats_thread(void);
+LIBTM_SAFE sv_thread_stats *sv_stats_thread(void);
 
 /* Master, no worker running: */
 /* how many threads count, and since when (sv_clock) */

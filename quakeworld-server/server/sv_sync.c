@@ -35,7 +35,7 @@ void sv_global_unlock(void)
 
 __thread int sv_cs_depth;
 
-__attribute__((transaction_pure)) void sv_cs_count(sv_cs_id id)
+LIBTM_PURE void sv_cs_count(sv_cs_id id)
 {
     sv_stats_thread()->cs_entries[id]++;
 }

@@ -440,14 +440,14 @@ const char *qw_bsp_entity_string(const qw_bsp *bsp) { return bsp->entities; }
 
 int qw_bsp_num_submodels(const qw_bsp *bsp) { return bsp->num_models - 1; }
 
-QW_TM_PURE const qw_bsp_model *qw_bsp_get_model(const qw_bsp *bsp, int index)
+LIBTM_PURE const qw_bsp_model *qw_bsp_get_model(const qw_bsp *bsp, int index)
 {
     if (index < 0 || index >= bsp->num_models)
         return NULL;
     return &bsp->models[index];
 }
 
-QW_TM_PURE int qw_bsp_model_hull(const qw_bsp *bsp, int index, int hullnum, qw_bsp_hull *out)
+LIBTM_PURE int qw_bsp_model_hull(const qw_bsp *bsp, int index, int hullnum, qw_bsp_hull *out)
 {
     if (index < 0 || index >= bsp->num_models || hullnum < 0 || hullnum >= QW_MAX_HULLS)
         return -1;

@@ -86,7 +86,7 @@ SV_SECTION_FN static bool pickup_message(sv_client *cl, const char *msg)
     return ok;
 }
 
-QW_TM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e)
+LIBTM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e)
 {
     const char *msg = NULL;
     switch (e->item) {

@@ -104,7 +104,7 @@ static bool teleport(sv_client *cl, sv_player *p, const sv_entity *t)
     return sv_combat_telefrag(cl->slot, p->origin);
 }
 
-QW_TM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p)
+LIBTM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p)
 {
     /* the player's box where it is now, widened by 1 as linking does (its link follows at
      * the end of the command; in a job of -sched lpt, after RP) */

@@ -183,14 +183,14 @@ static void test_reliable_queue(void **state)
 static int shared_counter;
 static uint8_t shared_bytes[64];
 
-static QW_TM_SAFE bool half_done_then_fail(int value)
+static LIBTM_SAFE bool half_done_then_fail(int value)
 {
     shared_counter += value;
     memset(shared_bytes, value, sizeof shared_bytes);
     return false;
 }
 
-static QW_TM_SAFE bool succeed(int value)
+static LIBTM_SAFE bool succeed(int value)
 {
     shared_counter += value;
     return true;
