@@ -4,7 +4,9 @@
 # libitm (libtm when built, else GCC's) through $(LIBTM_LDFLAGS) -litm.
 SERVER      := $(TOP)/quakeworld-server/server
 SV_MAIN     := $(call objects,$(SERVER)/main.c)
-SV_SRCS     := $(filter-out $(SERVER)/main.c,$(wildcard $(SERVER)/*.c $(SERVER)/game/*.c))
+# every .c of the server's folders (admin, game, net, sched, stats, sync, ...) but main.c and tests
+SV_ALL_SRCS := $(filter-out $(SERVER)/tests/%,$(wildcard $(SERVER)/*.c $(SERVER)/*/*.c))
+SV_SRCS     := $(filter-out $(SERVER)/main.c,$(SV_ALL_SRCS))
 SV_OBJS     := $(call objects,$(SV_SRCS))
 SV_LIB      := $(OBJ)/quakeworld-server/server/libqwsv.a
 QWSV        := $(BIN)/qwsv

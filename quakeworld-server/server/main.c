@@ -5,21 +5,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "admin/admin.h"
+#include "admin/command_line.h"
+#include "admin/cvar.h"
+#include "clock.h"
+#include "frame.h"
+#include "game/game.h"
+#include "log.h"
+#include "map.h"
+#include "net/socket.h"
+#include "sched/sched.h"
 #include "server.h"
-#include "sv_admin.h"
-#include "sv_clock.h"
-#include "sv_cmdline.h"
-#include "sv_cvar.h"
-#include "sv_frame.h"
-#include "sv_frame_stats.h"
-#include "sv_game.h"
-#include "sv_log.h"
-#include "sv_map.h"
-#include "sv_net.h"
-#include "sv_region.h"
-#include "sv_sched.h"
-#include "sv_stats.h"
-#include "sv_version.h"
+#include "stats/counters.h"
+#include "stats/frame_stats.h"
+#include "sync/region.h"
+#include "version.h"
 
 sv_server sv;
 __thread int sv_thread_index;
@@ -46,7 +46,7 @@ static void usage(FILE *out)
 "  -jobweight W      clients | cost (default clients): a job's weight for -sched lpt, its\n"
 "                    clients with packets or their measured processing time\n"
 "  -framecsv FILE    write one CSV row per frame (jobs, weights, messages, the time every\n"
-"                    worker was busy); see sv_frame_stats.c\n"
+"                    worker was busy); see stats/frame_stats.c\n"
 "  -maxclients N     player slots (1..%d, default 16; slots from 32 on only for clients\n"
 "                    that say \"bigslots 1\" in their userinfo, such as qwbot)\n"
 "  -stats SECONDS    print statistics every SECONDS (and always on exit)\n"
@@ -69,7 +69,7 @@ static void usage(FILE *out)
 "  +COMMAND ARGS     any console command; they run in order after server.cfg\n"
 "  (cmdlist and cvarlist list them all; see the server's README for admins)\n"
 "\n"
-"Statistics lines start with \"qwsv-stats\" and are key=value pairs (see sv_stats.c).\n",
+"Statistics lines start with \"qwsv-stats\" and are key=value pairs (see stats/print.c).\n",
             SV_MAX_THREADS, SV_MAX_CLIENTS);
 }
 

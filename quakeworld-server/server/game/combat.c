@@ -2,14 +2,14 @@
  * transaction_safe code: no stdio, no strlen, logging through sv_log_deferred. */
 #include "game/combat.h"
 
+#include "game/game.h"
 #include "game/relink.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_job_plan.h"
-#include "sv_log.h"
-#include "sv_math.h"
-#include "sv_reliable.h"
-#include "sv_stats.h"
+#include "log.h"
+#include "net/events.h"
+#include "net/reliable.h"
+#include "qw_math.h"
+#include "sched/job_plan.h"
+#include "stats/counters.h"
 
 /* Appends s to dst (a transaction_safe strncat: no snprintf/strlen inside transactions). */
 static size_t text_append(char *dst, size_t size, size_t pos, const char *s)

@@ -1,5 +1,5 @@
 /* Combat (QuakeC's combat.qc): damage through armour, knockback, death, frags and obituaries
- * (sv_game_damage in sv_game.h), splash damage and telefrags. */
+ * (sv_game_damage in game/game.h), splash damage and telefrags. */
 #ifndef SV_GAME_COMBAT_H
 #define SV_GAME_COMBAT_H
 

@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "sv_game.h"
-#include "sv_math.h"
-#include "sv_region.h"
+#include "game/game.h"
+#include "qw_math.h"
+#include "sync/region.h"
 
 LIBTM_SAFE sv_entity *sv_entity_alloc(sv_entity_kind kind)
 {

@@ -1,13 +1,13 @@
-/* Items (see items.h; sv_game_spawn_item and sv_game_add_default_items: sv_game.h). */
+/* Items (see items.h; sv_game_spawn_item and sv_game_add_default_items: game/game.h). */
 #include "game/items.h"
 
 #include <string.h>
 
 #include "game/entities.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_math.h"
-#include "sv_reliable.h"
+#include "game/game.h"
+#include "net/events.h"
+#include "net/reliable.h"
+#include "qw_math.h"
 
 /* Ammo and health boxes have their origin at a corner, other item models at their centre. */
 static bool item_is_box(int item)

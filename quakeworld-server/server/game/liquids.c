@@ -1,7 +1,7 @@
 /* Drowning, slime and lava (see liquids.h). */
 #include "game/liquids.h"
 
-#include "sv_game.h"
+#include "game/game.h"
 
 #define AIR_SECONDS 12.0
 

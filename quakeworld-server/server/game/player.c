@@ -1,19 +1,19 @@
 /* Players (QuakeC's client.qc): entering the world at a spawn point, one movement command
  * (think, pmove, touching, shooting), leaving, and the stats their client shows. Everything
- * reachable from sv_game_run_command runs inside CS_MOVE_COMMAND (see sv_game.h). */
+ * reachable from sv_game_run_command runs inside CS_MOVE_COMMAND (see game/game.h). */
 #include <math.h>
 #include <string.h>
 
 #include "game/combat.h"
 #include "game/entities.h"
+#include "game/game.h"
 #include "game/liquids.h"
 #include "game/relink.h"
 #include "game/triggers.h"
 #include "game/weapons.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_job_plan.h"
-#include "sv_math.h"
+#include "net/events.h"
+#include "qw_math.h"
+#include "sched/job_plan.h"
 
 #define VIEW_HEIGHT 22.0f
 /* What pmove collides with: everything within this range of the player (QuakeWorld's), or

@@ -1,8 +1,8 @@
 /* Players' links, now or after RP (see relink.h). */
 #include "game/relink.h"
 
-#include "sv_job_plan.h"
-#include "sv_math.h"
+#include "qw_math.h"
+#include "sched/job_plan.h"
 
 static const float player_mins[3] = {-16, -16, -24};
 static const float player_maxs[3] = {16, 16, 32};

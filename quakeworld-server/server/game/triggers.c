@@ -1,4 +1,4 @@
-/* Triggers (see triggers.h; sv_game_spawn_teleport: sv_game.h). */
+/* Triggers (see triggers.h; sv_game_spawn_teleport: game/game.h). */
 #include "game/triggers.h"
 
 #include <string.h>
@@ -9,14 +9,14 @@
 #include "game/combat.h"
 #include "game/doors.h"
 #include "game/entities.h"
+#include "game/game.h"
 #include "game/items.h"
 #include "game/plats.h"
 #include "game/relink.h"
 #include "game/targets.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_math.h"
-#include "sv_region.h"
+#include "net/events.h"
+#include "qw_math.h"
+#include "sync/region.h"
 
 static const float zero_vec[3] = {0, 0, 0};
 

@@ -5,12 +5,13 @@
 
 #include "game/combat.h"
 #include "game/entities.h"
-#include "sv_drop_request.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_job_plan.h"
-#include "sv_math.h"
-#include "sv_stats.h"
+#include "game/game.h"
+#include "game/random.h"
+#include "net/events.h"
+#include "qw_math.h"
+#include "sched/job_plan.h"
+#include "server.h"
+#include "stats/counters.h"
 
 static const float zero_vec[3] = {0, 0, 0};
 #define SHOTGUN_PELLETS 6

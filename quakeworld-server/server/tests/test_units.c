@@ -11,10 +11,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "net/parse.h"
+#include "net/reliable.h"
+#include "net/tokenize.h"
 #include "server.h"
-#include "sv_parse.h"
-#include "sv_reliable.h"
-#include "sv_tokenize.h"
 
 sv_server sv;
 __thread int sv_thread_index;

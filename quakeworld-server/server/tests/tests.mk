@@ -18,8 +18,8 @@ BUILT += $(SV_UNITS) $(QWCLIENT)
 # qwsv for ThreadSanitizer: every source of the server, the world and the protocol, without
 # -fgnu-tm (TSan does not see inside transactions; the lock-based modes are what it checks).
 TSAN_QWSV := $(SV_TESTDIR)/qwsv-tsan
-TSAN_SRCS := $(wildcard $(SERVER)/*.c $(SERVER)/game/*.c $(PROTO)/*.c $(WORLD)/*.c)
-$(TSAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/game/*.h $(PROTO)/*.h $(WORLD)/*.h)
+TSAN_SRCS := $(SV_ALL_SRCS) $(wildcard $(PROTO)/*.c $(WORLD)/*.c)
+$(TSAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/*/*.h $(PROTO)/*.h $(WORLD)/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -pthread $(SV_INCLUDES) \
 	    $(TSAN_SRCS) -o $@ -lm -lnettle
@@ -27,9 +27,9 @@ $(TSAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/game/*.h $(PROTO)/
 # The fuzzer is built only where clang-14 exists (its test then says it was skipped).
 FUZZER    := $(SV_TESTDIR)/fuzz_parse
 CLANG     := $(shell command -v clang-14 2>/dev/null)
-FUZZ_SRCS := $(SERVER)/tests/fuzz_parse.c $(SERVER)/sv_parse.c $(SERVER)/sv_tokenize.c \
+FUZZ_SRCS := $(SERVER)/tests/fuzz_parse.c $(SERVER)/net/parse.c $(SERVER)/net/tokenize.c \
              $(addprefix $(PROTO)/,qw_msg.c qw_usercmd.c qw_crc.c qw_netchan.c qw_info.c)
-$(FUZZER): $(FUZZ_SRCS) $(wildcard $(SERVER)/*.h $(PROTO)/*.h)
+$(FUZZER): $(FUZZ_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/net/*.h $(PROTO)/*.h)
 ifneq ($(CLANG),)
 	@mkdir -p $(@D)
 	$(CLANG) -g -O1 -fsanitize=fuzzer,address -Wno-unknown-attributes $(SV_INCLUDES) $(FUZZ_SRCS) -o $@
