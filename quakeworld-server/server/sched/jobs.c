@@ -14,6 +14,12 @@
 /* A job's cost weight when its clients have not been measured yet. */
 #define UNMEASURED_COST 10e-6
 
+const sv_choice sv_job_weights[] = {
+    {"clients", JOB_WEIGHT_CLIENTS, "its clients with packets"},
+    {"cost", JOB_WEIGHT_COST, "their measured processing time"},
+    {NULL, 0, NULL},
+};
+
 static bool has_packets(const sv_client *cl)
 {
     return cl->state >= CL_CONNECTED && cl->inbox_count > 0;

@@ -9,10 +9,13 @@
 #ifndef SV_SCHED_JOBS_H
 #define SV_SCHED_JOBS_H
 
+#include "choice.h"
 #include "sched/job_plan.h"
 #include "server.h"
 
 typedef enum sv_job_weight { JOB_WEIGHT_CLIENTS, JOB_WEIGHT_COST } sv_job_weight;
+/* The weights' table (-jobweight NAME, --help). */
+extern const sv_choice sv_job_weights[];
 
 /* What client cl adds to its job's weight: 1, or (JOB_WEIGHT_COST) its packets queued times
  * its measured cost per packet, in microseconds. */

@@ -10,6 +10,13 @@
 
 sv_sched_mode sv_sched = SCHED_STATIC;
 
+const sv_choice sv_sched_modes[] = {
+    {"static", SCHED_STATIC, "clients bound to a worker when they connect"},
+    {"lpt", SCHED_LPT, "each frame's clients grouped into jobs of clients that may affect each "
+                       "other, given to the workers longest job first"},
+    {NULL, 0, NULL},
+};
+
 static sv_job_weight job_weight;
 /* the last planned frame's jobs, for the statistics */
 typedef struct frame_jobs {
@@ -29,7 +36,7 @@ void sv_sched_init(sv_sched_mode mode, sv_job_weight weight)
 
 const char *sv_sched_name(sv_sched_mode mode)
 {
-    return mode == SCHED_LPT ? "lpt" : "static";
+    return sv_choice_name(sv_sched_modes, mode);
 }
 
 const char *sv_sched_weight_name(void)

@@ -15,12 +15,15 @@
 #ifndef SV_SCHED_H
 #define SV_SCHED_H
 
+#include "choice.h"
 #include "sched/jobs.h"
 #include "server.h"
 
 typedef enum sv_sched_mode { SCHED_STATIC, SCHED_LPT } sv_sched_mode;
 
+/* The mode in force, and the modes' table (-sched NAME, --help, sv_sched_name). */
 extern sv_sched_mode sv_sched;
+extern const sv_choice sv_sched_modes[];
 
 void sv_sched_init(sv_sched_mode mode, sv_job_weight weight);
 const char *sv_sched_name(sv_sched_mode mode);

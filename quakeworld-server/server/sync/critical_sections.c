@@ -1,4 +1,4 @@
-/* The names of the sections and of the -sync modes, and the mode in force (see
+/* The names of the sections, the table of the -sync modes and the mode in force (see
  * sync/critical_sections.h; the locks themselves are in sync/global_lock.c). */
 #include "sync/critical_sections.h"
 
@@ -13,13 +13,16 @@ const char *const sv_cs_names[CS_COUNT] = {
 
 sv_sync_mode sv_sync = SYNC_NONE;
 
+const sv_choice sv_sync_modes[] = {
+    {"lock", SYNC_LOCK, "one global lock"},
+    {"region", SYNC_REGION, "the areanode region locks"},
+    {"stm", SYNC_STM, "transactions"},
+    {"stmlock", SYNC_STMLOCK, "transactions under the global lock"},
+    {"none", SYNC_NONE, "nothing"},
+    {NULL, 0, NULL},
+};
+
 const char *sv_sync_name(sv_sync_mode mode)
 {
-    switch (mode) {
-    case SYNC_LOCK: return "lock";
-    case SYNC_STM: return "stm";
-    case SYNC_STMLOCK: return "stmlock";
-    case SYNC_REGION: return "region";
-    default: return "none";
-    }
+    return sv_choice_name(sv_sync_modes, mode);
 }

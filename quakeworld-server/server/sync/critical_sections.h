@@ -110,6 +110,8 @@
 
 #include <libtm.h>
 
+#include "choice.h"
+
 typedef enum sv_cs_id {
     CS_MOVE_COMMAND,
     CS_CLIENT_MESSAGE,
@@ -124,7 +126,9 @@ extern const char *const sv_cs_names[CS_COUNT];
 
 typedef enum sv_sync_mode { SYNC_NONE, SYNC_LOCK, SYNC_STM, SYNC_STMLOCK, SYNC_REGION } sv_sync_mode;
 
+/* The mode in force, and the modes' table (-sync NAME, --help, sv_sync_name). */
 extern sv_sync_mode sv_sync;
+extern const sv_choice sv_sync_modes[];
 
 void sv_sync_init(sv_sync_mode mode);
 const char *sv_sync_name(sv_sync_mode mode);
