@@ -15,7 +15,7 @@ $(QWBOT_PROG): $(QWBOT_OBJS) $(QWBOT_LIBS)
 $(QWBOT_PROG): private LDLIBS_PART := $(QWBOT_LDLIBS)
 # the unit tests link everything but main
 $(QWBOT_TESTS): $(filter-out %/main.o,$(QWBOT_OBJS)) $(QWBOT_LIBS)
-$(QWBOT_TESTS): private CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -I$(WORLD)
+$(QWBOT_TESTS): private CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests -I$(WORLD)
 $(QWBOT_TESTS): private LDLIBS_PART := -lcmocka $(QWBOT_LDLIBS)
 BUILT += $(QWBOT_OBJS) $(QWBOT_TESTS)
 

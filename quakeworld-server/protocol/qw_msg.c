@@ -250,3 +250,26 @@ bool qw_read_data(qw_msgreader *r, void *out, size_t len)
     r->pos += len;
     return true;
 }
+
+const char *qw_read_string_ref(qw_msgreader *r, size_t limit)
+{
+    if (r->bad)
+        return "";
+    const uint8_t *start = r->data + r->pos;
+    const uint8_t *nul = memchr(start, 0, r->size - r->pos);
+    if (!nul || (size_t)(nul - start) + 1 > limit) {
+        r->bad = true;
+        return "";
+    }
+    r->pos += (size_t)(nul - start) + 1;
+    return (const char *)start;
+}
+
+const uint8_t *qw_read_ref(qw_msgreader *r, size_t len)
+{
+    if (!reader_has(r, len))
+        return NULL;
+    const uint8_t *p = r->data + r->pos;
+    r->pos += len;
+    return p;
+}

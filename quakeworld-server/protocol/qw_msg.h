@@ -69,5 +69,10 @@ const char *qw_read_string(qw_msgreader *r, char *buf, size_t bufsize);
 const char *qw_read_string_or_end(qw_msgreader *r, char *buf, size_t bufsize);
 /* Copies len bytes; sets bad (and copies nothing) when fewer remain. */
 bool qw_read_data(qw_msgreader *r, void *out, size_t len);
+/* In place (valid as long as the message is): the string at the read position, checked as
+ * qw_read_string checks it with a buffer of `limit` bytes ("" and bad when it fails), and
+ * len bytes (NULL and bad when fewer remain). */
+const char *qw_read_string_ref(qw_msgreader *r, size_t limit);
+const uint8_t *qw_read_ref(qw_msgreader *r, size_t len);
 
 #endif
