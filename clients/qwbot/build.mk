@@ -1,21 +1,19 @@
 # clients/qwbot: qwbot, the QuakeWorld record/replay bots (build/bin/qwbot), its unit tests and
 # its behaviour tests against our server (build/bin/qwsv) and the real mvdsv + KTX; included by
-# clients/Makefile. libqwproto and libqwworld are built with -fgnu-tm: their objects need the
-# TM runtime (libtm when present, else GCC's libitm).
+# clients/Makefile. Plain C on the plain libqwproto.a (the wire format, the walker of server
+# messages, the map checksums): no map library, no TM runtime.
 QWBOT       := $(TOP)/clients/qwbot
 QWBOT_PROG  := $(BIN)/qwbot
 QWBOT_OBJS  := $(call objects,$(wildcard $(QWBOT)/*.c))
 QWBOT_TESTS := $(call programs,$(wildcard $(QWBOT)/tests/test_*.c))
-QWBOT_LIBS  := $(WORLD_LIB) $(PROTO_LIB)
-QWBOT_LDLIBS := $(LIBTM_LDFLAGS) -litm -levent -lz -lm
+QWBOT_LDLIBS := -levent -lz -lm
 
-$(QWBOT_OBJS): CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -I$(WORLD) \
-                              -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"'
-$(QWBOT_PROG): $(QWBOT_OBJS) $(QWBOT_LIBS)
+$(QWBOT_OBJS): CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"'
+$(QWBOT_PROG): $(QWBOT_OBJS) $(PROTO_LIB)
 $(QWBOT_PROG): private LDLIBS_PART := $(QWBOT_LDLIBS)
-# the unit tests link everything but main
-$(QWBOT_TESTS): $(filter-out %/main.o,$(QWBOT_OBJS)) $(QWBOT_LIBS)
-$(QWBOT_TESTS): private CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests -I$(WORLD)
+# the unit tests link everything but main (test_parse feeds the bot protocol/tests/every_svc.h)
+$(QWBOT_TESTS): $(filter-out %/main.o,$(QWBOT_OBJS)) $(PROTO_LIB)
+$(QWBOT_TESTS): private CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests
 $(QWBOT_TESTS): private LDLIBS_PART := -lcmocka $(QWBOT_LDLIBS)
 BUILT += $(QWBOT_OBJS) $(QWBOT_TESTS)
 

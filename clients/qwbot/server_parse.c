@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "server_parse.h"
 #include "mapfile.h"
 #include "qw_svc.h"
 #include "run.h"
+#include "server_parse.h"
 #include "stufftext.h"
 
 /* The longest model name a bot accepts in a list. */

@@ -1,7 +1,8 @@
 # quakeworld-server/server: qwsv, the QuakeWorld server (Atomic Quake frame, -sync
 # lock|region|stm|stmlock|none), and its tests (tests/tests.mk); included by
 # quakeworld-server/Makefile. Every server file is compiled with $(TM_CFLAGS); the program links
-# libitm (libtm when built, else GCC's) through $(LIBTM_LDFLAGS) -litm.
+# the transactional libqwproto-tm.a and libitm (libtm when built, else GCC's) through
+# $(LIBTM_LDFLAGS) -litm.
 SERVER      := $(TOP)/quakeworld-server/server
 SV_MAIN     := $(call objects,$(SERVER)/main.c)
 # every .c of the server's folders (admin, game, net, sched, stats, sync, ...) but main.c and tests
@@ -17,7 +18,7 @@ SV_LDLIBS   := $(LIBTM_LDFLAGS) -litm -pthread -lm -lnettle
 $(SV_LIB): $(SV_OBJS)
 $(SV_OBJS) $(SV_MAIN): CFLAGS_PART := $(SV_CFLAGS)
 # relink when libtm appears or changes (a link while only libitm.a exists would be static)
-$(QWSV): $(SV_MAIN) $(SV_LIB) $(WORLD_LIB) $(PROTO_LIB) $(wildcard $(LIBTM_DIR)/libitm.so.1)
+$(QWSV): $(SV_MAIN) $(SV_LIB) $(WORLD_LIB) $(PROTO_TM_LIB) $(wildcard $(LIBTM_DIR)/libitm.so.1)
 $(QWSV): private LDFLAGS_PART := -fgnu-tm -pthread
 $(QWSV): private LDLIBS_PART := $(SV_LDLIBS)
 BUILT += $(SV_MAIN) $(SV_OBJS)

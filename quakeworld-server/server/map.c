@@ -15,6 +15,7 @@
 #include "game/targets.h"
 #include "game/triggers.h"
 #include "log.h"
+#include "qw_map_checksum.h"
 #include "server.h"
 
 static bool read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
@@ -436,7 +437,7 @@ bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen
     sv.bsp = qw_bsp_load_memory(sv.mapfile, sv.mapfile_len, sv.mappath, err, errlen);
     if (!sv.bsp)
         return false;
-    qw_bsp_checksums(sv.mapfile, sv.mapfile_len, &sv.bsp_checksum, &sv.bsp_checksum2);
+    qw_map_checksums(sv.mapfile, sv.mapfile_len, &sv.bsp_checksum, &sv.bsp_checksum2);
     sv.pvs = qw_pvs_create(sv.bsp, err, errlen);
     if (!sv.pvs)
         return false;

@@ -1,5 +1,6 @@
 /* BSP29 map files: loading (every lump bounds-checked), the collision hulls built from them,
- * submodels, the entity lump parser and the QuakeWorld map checksums.
+ * submodels, the entity lump parser, and the QuakeWorld map checksums of the loaded file
+ * (computed by libqwproto's qw_map_checksum.h, as clients compute them).
  *
  * Everything a loaded map holds is read-only after qw_bsp_load, so traces and PVS lookups may
  * read it from many threads (and inside transactions) without locking. */
@@ -121,12 +122,6 @@ const qw_bsp_model *qw_bsp_get_model(const qw_bsp *bsp, int index);
  * of range. Pure: reads the immutable map, writes only *out (the caller's). */
 LIBTM_PURE
 int qw_bsp_model_hull(const qw_bsp *bsp, int index, int hullnum, qw_bsp_hull *out);
-
-/* The QuakeWorld map checksums of a whole BSP29 file: for each lump but the entities, the MD4
- * digest's four little-endian words XORed; checksum = XOR over those 14 values, checksum2 the
- * same without visibility, nodes and leafs (what clients send in "prespawn").
- * Returns 0, or -1 if the header or a lump is out of bounds. */
-int qw_bsp_checksums(const uint8_t *file, size_t len, uint32_t *checksum, uint32_t *checksum2);
 
 /* ---- entity lump parser: { "key" "value" ... } blocks ---- */
 #define QW_ENTITY_MAX_FIELDS 64

@@ -1,17 +1,17 @@
 # quakeworld-server/world: libqwworld.a -- BSP loading, collision hulls and traces, the areanode
 # tree, PVS, player movement -- and its tests (included by quakeworld-server/Makefile).
 # Compiled with $(TM_CFLAGS): the server calls its transaction_safe functions inside
-# transactions.
+# transactions. A map's checksums come from libqwproto (qw_map_checksum.h), linked after it.
 WORLD       := $(TOP)/quakeworld-server/world
 WORLD_OBJS  := $(call objects,$(wildcard $(WORLD)/*.c))
 WORLD_TESTS := $(call programs,$(wildcard $(WORLD)/tests/test_*.c))
 
 $(WORLD_LIB): $(WORLD_OBJS)
-$(WORLD_OBJS): CFLAGS_PART := $(TM_CFLAGS) -I$(WORLD)
+$(WORLD_OBJS): CFLAGS_PART := $(TM_CFLAGS) -I$(WORLD) -I$(PROTO)
 # The tests generate their maps in memory with qwmapgen's library (quakeworld-server/Makefile
 # adds it to their prerequisites).
-$(WORLD_TESTS): $(WORLD_LIB)
-$(WORLD_TESTS): private CFLAGS_PART = $(TM_CFLAGS) -I$(WORLD) -I$(MAPGEN) -pthread
+$(WORLD_TESTS): $(WORLD_LIB) $(PROTO_LIB)
+$(WORLD_TESTS): private CFLAGS_PART = $(TM_CFLAGS) -I$(WORLD) -I$(PROTO) -I$(MAPGEN) -pthread
 $(WORLD_TESTS): private LDLIBS_PART := -lcmocka -lm $(LIBTM_LDFLAGS)
 BUILT += $(WORLD_OBJS) $(WORLD_TESTS)
 

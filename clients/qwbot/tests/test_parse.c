@@ -12,11 +12,11 @@
 #include <cmocka.h>
 
 #include "every_svc.h"
-#include "server_parse.h"
 #include "qw_msg.h"
 #include "qw_playerinfo.h"
 #include "rng.h"
 #include "run.h"
+#include "server_parse.h"
 
 static qwbot_run run;
 static qwbot_bot bot;

@@ -27,10 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bsp.h"
 #include "qw_crc.h"
 #include "qw_entity_delta.h"
 #include "qw_info.h"
+#include "qw_map_checksum.h"
 #include "qw_msg.h"
 #include "qw_netchan.h"
 #include "qw_playerinfo.h"
@@ -496,7 +496,7 @@ static void load_map(void)
         die("cannot read map %s", opt.map);
     fclose(f);
     uint32_t c1;
-    if (qw_bsp_checksums(data, (size_t)size, &c1, &map_checksum2) < 0)
+    if (qw_map_checksums(data, (size_t)size, &c1, &map_checksum2) < 0)
         die("bad map %s", opt.map);
     have_map = true;
     free(data);

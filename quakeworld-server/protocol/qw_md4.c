@@ -1,5 +1,5 @@
 /* MD4 (RFC 1320): three rounds of 16 operations over 512-bit blocks, little-endian words. */
-#include "md4.h"
+#include "qw_md4.h"
 
 #include <string.h>
 

@@ -1,4 +1,5 @@
-/* Trace files: the command stream each bot sent, so that a run can be replayed exactly.
+/* Trace files (recordings, -record and -replay): the command stream each bot sent, so that a
+ * run can be replayed exactly. (Not world/trace.h, the collision traces of the map library.)
  *
  * A trace holds, for every bot, the records it sent after spawning: usercmds (one per clc_move,
  * i.e. one "interaction") and string commands, each stamped with its time in milliseconds since
@@ -32,8 +33,8 @@
  *
  * Readers reject anything else (other magic, other version, out-of-range counts, unknown kinds,
  * times going backwards, trailing bytes) with a message naming the file and the offset. */
-#ifndef QWBOT_TRACE_H
-#define QWBOT_TRACE_H
+#ifndef QWBOT_RECORDING_H
+#define QWBOT_RECORDING_H
 
 #include <stddef.h>
 #include <stdint.h>

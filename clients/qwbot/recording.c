@@ -1,5 +1,6 @@
-/* Trace files: in-memory streams, the versioned byte layout (see trace.h) and gzip I/O. */
-#include "trace.h"
+/* Trace files (recordings): in-memory streams, the versioned byte layout (see recording.h) and
+ * gzip I/O. */
+#include "recording.h"
 
 #include <errno.h>
 #include <stdarg.h>
