@@ -27,6 +27,7 @@ extern const sv_choice sv_sched_modes[];
 
 void sv_sched_init(sv_sched_mode mode, sv_job_weight weight);
 const char *sv_sched_name(sv_sched_mode mode);
+/* The unit of a job's weight in the statistics: "clients" or "cost_us" (-jobweight cost). */
 const char *sv_sched_weight_name(void);
 
 /* Master, at the end of U: this frame's jobs (-sched lpt) and who serves which client; for
