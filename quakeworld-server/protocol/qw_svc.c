@@ -27,6 +27,7 @@ static void read_coords(qw_msgreader *r, float out[3])
  * angles axis by axis. */
 static void read_entity(qw_msgreader *r, qw_entity_state *e)
 {
+    memset(e, 0, sizeof *e);
     e->modelindex = qw_read_byte(r);
     e->frame = qw_read_byte(r);
     e->colormap = qw_read_byte(r);
@@ -39,6 +40,7 @@ static void read_entity(qw_msgreader *r, qw_entity_state *e)
 
 static void read_serverdata(qw_msgreader *r, qw_svc *m)
 {
+    memset(&m->u.serverdata, 0, sizeof m->u.serverdata);
     int32_t protocol = qw_read_long(r);
     while (!r->bad && (protocol == EXT_FTEX || protocol == EXT_FTE2 || protocol == EXT_MVD1)) {
         qw_read_long(r);   /* the extension mask: a client asks for none */
@@ -70,6 +72,7 @@ static void read_sound(qw_msgreader *r, qw_svc *m)
 /* A type whose size is unknown cannot be read past: it counts as bad. */
 static void read_temp_entity(qw_msgreader *r, qw_svc *m)
 {
+    memset(&m->u.temp_entity, 0, sizeof m->u.temp_entity);
     int type = qw_read_byte(r);
     m->u.temp_entity.type = type;
     switch (type) {
@@ -97,6 +100,7 @@ static void read_temp_entity(qw_msgreader *r, qw_svc *m)
 
 static void read_list(qw_msgreader *r, qw_svc *m)
 {
+    m->u.list.count = 0;
     m->u.list.start = qw_read_byte(r);
     m->u.list.names = (const char *)r->data + r->pos;
     for (;;) {
@@ -137,8 +141,9 @@ bool qw_svc_next_entity(qw_svc_entities *list, qw_entity_delta *entry)
     return word != 0 && qw_entity_delta_read_fields(r, word, entry);
 }
 
-/* Reads the fields of message m->id. False when it cannot be read: r->bad set for a message
- * cut short or malformed, not set for an id that protocol 28 does not have. */
+/* Reads the fields of message m->id (every field of its member is set: no message pays for
+ * clearing the whole union). False when it cannot be read: r->bad set for a message cut
+ * short or malformed, not set for an id that protocol 28 does not have. */
 static bool read_message(qw_msgreader *r, qw_svc *m)
 {
     switch (m->id) {
@@ -210,13 +215,16 @@ static bool read_message(qw_msgreader *r, qw_svc *m)
     case svc_download:
         m->u.download.size = qw_read_short(r);
         m->u.download.percent = qw_read_byte(r);
+        m->u.download.data = NULL;
         if (!r->bad && m->u.download.size > 0)
             m->u.download.data = qw_read_ref(r, (size_t)m->u.download.size);
         break;
-    case svc_spawnbaseline:
-        m->u.entity.number = qw_read_short(r);
+    case svc_spawnbaseline: {
+        int number = qw_read_short(r);
         read_entity(r, &m->u.entity);
+        m->u.entity.number = number;
         break;
+    }
     case svc_spawnstatic:
         read_entity(r, &m->u.entity);
         break;
@@ -268,7 +276,6 @@ qw_svc_result qw_svc_walk(qw_msgreader *r, qw_svc_handler fn, void *ctx, int *id
     if (id)
         *id = -1;
     while (!r->bad && qw_reader_remaining(r) > 0) {
-        memset(&m, 0, sizeof m);
         m.id = qw_read_byte(r);
         if (id)
             *id = m.id;
