@@ -1,0 +1,39 @@
+# clients/qwbot: qwbot, the QuakeWorld record/replay bots (build/bin/qwbot), its unit tests and
+# its behaviour tests against our server (build/bin/qwsv) and the real mvdsv + KTX; included by
+# clients/Makefile. Plain C on the plain libqwproto.a (the wire format, the walker of server
+# messages, the map checksums): no map library, no TM runtime.
+QWBOT       := $(TOP)/clients/qwbot
+QWBOT_PROG  := $(BIN)/qwbot
+QWBOT_OBJS  := $(call objects,$(wildcard $(QWBOT)/*.c))
+QWBOT_TESTS := $(call programs,$(wildcard $(QWBOT)/tests/test_*.c))
+QWBOT_LDLIBS := -levent -lz -lm
+
+$(QWBOT_OBJS): CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"'
+$(QWBOT_PROG): $(QWBOT_OBJS) $(PROTO_LIB)
+$(QWBOT_PROG): private LDLIBS_PART := $(QWBOT_LDLIBS)
+# the unit tests link everything but main (test_parse feeds the bot protocol/tests/every_svc.h)
+$(QWBOT_TESTS): $(filter-out %/main.o,$(QWBOT_OBJS)) $(PROTO_LIB)
+$(QWBOT_TESTS): private CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests
+$(QWBOT_TESTS): private LDLIBS_PART := -lcmocka $(QWBOT_LDLIBS)
+BUILT += $(QWBOT_OBJS) $(QWBOT_TESTS)
+
+# Behaviour tests get the paths they need from the environment.
+QWBOT_ENV := env QWBOT=$(QWBOT_PROG) QW_BIN=$(BIN) QW_SHARED=$(SHARED) QW_CHKTBL=$(QW_CHKTBL) \
+             QWBOT_TRACES=$(QWBOT)/traces QWBOT_TMP=$(BUILD)/tmp \
+             QWCLIENT=$(OBJ)/quakeworld-server/server/tests/qwclient
+
+define check_qwbot
+@$(TEST_CASE) qwbot-trace --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_trace $(QWBOT)/traces
+@$(TEST_CASE) qwbot-move --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_move $(QW_CHKTBL)
+@$(TEST_CASE) qwbot-parse --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_parse
+@$(TEST_CASE) qwbot-cli --timeout 60 -- $(QWBOT_ENV) $(QWBOT)/tests/cli.sh
+@$(TEST_CASE) qwbot-mvdsv-server-help --timeout 60 -- $(TOP)/scripts/tests/help.sh \
+    $(QWBOT)/mvdsv-server.sh
+@$(TEST_CASE) qwbot-vs-mvdsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/vs-mvdsv.sh
+@$(TEST_CASE) qwbot-unstick-mvdsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/unstick-mvdsv.sh
+@$(TEST_CASE) qwbot-replay-identical --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/replay-identical.sh
+@$(TEST_CASE) qwbot-vs-qwsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/vs-qwsv.sh
+@$(TEST_CASE) qwbot-fight --timeout 120 --tm -- $(QWBOT_ENV) $(QWBOT)/tests/fight.sh stm 27621
+@$(TEST_CASE) qwbot-rotation-qwsv --timeout 120 --tm -- $(QWBOT_ENV) $(QWBOT)/tests/rotation-qwsv.sh 27640
+@$(TEST_CASE) qwbot-bigslots-qwsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/bigslots-qwsv.sh 27642
+endef
