@@ -82,6 +82,11 @@ struct tm_algo {
      * the snapshot still valid and move it forward, or restart. Only called by the
      * transaction's own thread, from its barriers. NULL when commits never wait. */
     void (*move_snapshot)(struct tm_tx *tx);
+    /* Whether tx keeps every other transaction from committing writes until it ends (norec's
+     * writer holds the sequence lock): an open transaction beside it must then run alone among
+     * writers, with the serial algorithm, or it would wait for tx (transaction.c: libtm_open).
+     * NULL: never. */
+    bool (*excludes_writers)(struct tm_tx *tx);
 };
 
 /* The registered algorithms, indexed by enum tm_algo_id. */
