@@ -17,6 +17,14 @@ STYLE = {  # runtime -> (colour, marker, line style)
     "seq": ("black", "*", ""),
     "floor": ("tab:green", "v", ""),  # the -tm build on a runtime that does nothing
 }
+# RUNTIME+MODE (libtm-bench --size-counter): the runtime's colour, a marker and line per mode.
+SIZE_COUNTER_STYLE = {"flat": ("o", "-"), "closed": ("s", "--"), "open": ("^", ":")}
+
+
+def style(runtime):
+    base, _, mode = runtime.partition("+")
+    colour, marker, line = STYLE.get(base, ("tab:purple", "x", "-"))
+    return (colour,) + SIZE_COUNTER_STYLE[mode] if mode in SIZE_COUNTER_STYLE else (colour, marker, line)
 
 
 def load(path):
@@ -82,7 +90,7 @@ def main():
                 xs = [p[0] for p in points]
                 ys = [p[1] / 1e6 for p in points]
                 threads_all.update(xs)
-                colour, marker, line = STYLE.get(runtime, ("tab:purple", "x", "-"))
+                colour, marker, line = style(runtime)
                 if runtime == "seq":
                     ax.axhline(ys[0], color=colour, linestyle=":", linewidth=0.8)
                 ax.plot(xs, ys, color=colour, marker=marker, linestyle=line or "None",
@@ -102,7 +110,7 @@ def main():
     # One legend, in the first panel: a figure-level legend collides with the title on narrow plots.
     handles = []
     for runtime in runtimes_seen:
-        colour, marker, line = STYLE.get(runtime, ("tab:purple", "x", "-"))
+        colour, marker, line = style(runtime)
         handles.append(plt.Line2D([], [], color=colour, marker=marker, linestyle=line or "None",
                                   label=runtime))
     axes[0][0].legend(handles=handles, fontsize=7, loc="best", framealpha=0.8)
