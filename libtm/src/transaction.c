@@ -320,8 +320,14 @@ static inline __attribute__((always_inline)) bool begin_speculative(struct tm_tx
         tm_serial_read_unlock(tx);
         return false;
     }
-    /* Stable while the read side is held. */
+    /* Stable while the read side is held; the look above was before it, and the mode may have
+     * become serial since (a transaction of a serial algorithm on the read side would run
+     * unguarded beside others). */
     const struct tm_algo *algo = tm_mode_algo();
+    if (unlikely(!algo->speculative)) {
+        tm_serial_read_unlock(tx);
+        return false;
+    }
     props &= ~(uint32_t)TM_PR_HTM_PRIVATE;
     tx->props = tx->outer_props = props;
     tx->stack_top = (uintptr_t)jb->cfa;
