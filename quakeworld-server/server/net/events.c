@@ -81,10 +81,25 @@ LIBTM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float o
     sv_region_unlock_events();
 }
 
+LIBTM_SAFE bool sv_event_message(const float origin[3], int reach, const void *data, size_t len)
+{
+    if (len > QW_MAX_MSGLEN)
+        return false;
+    sv_region_lock_events();
+    sv_event_frame *ev = event_begin(origin, (sv_event_reach)reach);
+    bool room = ev && qw_sizebuf_free_space(&ev->buf) >= len;
+    if (room) {
+        qw_write_data(&ev->buf, data, len);
+        event_end(ev);
+    }
+    sv_region_unlock_events();
+    return room;
+}
+
 /* Whether a client in `leaf` receives event e (a client inside a wall gets everything). */
 static bool reaches(const sv_event *e, int leaf)
 {
-    if (leaf <= 0)
+    if (leaf <= 0 || e->reach == EVENT_ALL)
         return true;
     const uint8_t *row = e->reach == EVENT_HEARD ? qw_phs_row(sv.pvs, e->leaf)
                                                   : qw_pvs_row(sv.pvs, e->leaf);

@@ -12,6 +12,9 @@ void sv_events_begin_frame(void);
 /* Unreliable: dropped when the frame's buffer is full. */
 LIBTM_SAFE void sv_event_temp_entity(int type, const float origin[3]);
 LIBTM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float origin[3]);
+/* A message built by the caller (QuakeC's multicast and sounds), for the clients that
+ * `reach` (sv_event_reach) from origin. False when the frame's buffer is full. */
+LIBTM_SAFE bool sv_event_message(const float origin[3], int reach, const void *data, size_t len);
 
 /* S: appends to `out` the events of frames after `*last_frame` up to the current one that a
  * client standing at `origin` may receive (whole frames, as many as fit), and moves

@@ -7,7 +7,7 @@ SV_UNITS   := $(call programs,$(wildcard $(SERVER)/tests/test_*.c))
 TEST_ENV   := QWSV=$(QWSV) QWCLIENT=$(QWCLIENT) QW_SHARED=$(SHARED) QW_BIN=$(BIN) \
               QW_TMPDIR=$(BUILD)/tmp/qwsv-tests QW_CORPUS=$(SERVER)/tests/corpus
 
-$(SV_UNITS): $(SV_LIB) $(WORLD_LIB) $(PROTO_TM_LIB)
+$(SV_UNITS): $(SV_LIB) $(QCVM_LIB) $(WORLD_LIB) $(PROTO_TM_LIB)
 $(SV_UNITS): private CFLAGS_PART := $(SV_CFLAGS)
 $(SV_UNITS): private LDLIBS_PART := -lcmocka $(SV_LDLIBS)
 # a client: plain C on libqwproto
