@@ -50,6 +50,10 @@ static const option options[] = {
     {"-progs", "FILE", "the QuakeC game to run (a progs.dat of version 6, e.g. "
      "../shared/quake/qw/qwprogs.dat); \"none\": the C deathmatch even where a qwprogs.dat "
      "is found", OPT_TEXT, FIELD(progs), .needs = "a file name or none"},
+    {"-qcsharedscratch", NULL, "keep the scratch globals of QuakeWorld's game (multi_damage, "
+     "blood_org, damage_attacker, activator, ...) shared between threads, as one copy (by "
+     "default each thread has its own: see the README's \"QuakeC inside the sections\")",
+     OPT_FLAG, FIELD(qc_shared_scratch)},
     {"-map", "NAME", "map to run (crateprefab_dm, lqdm2, ...)", OPT_COMMAND,
      .needs = "a map name", .command = "map"},
     {"-port", "N", "UDP port (default {default})", OPT_INT, FIELD(port),

@@ -271,6 +271,8 @@ typedef struct sv_options {
     const char *basedir;
     const char *game;                 /* -game DIR: where qwprogs.dat is looked for first */
     const char *progs;                /* -progs FILE: the QuakeC game ("none": the C game) */
+    bool qc_shared_scratch;           /* -qcsharedscratch: QuakeC's per-shot scratch globals
+                                         stay shared (qcgame/calls.c) */
     const char *map;
     int threads;
     sv_sync_mode sync;

@@ -13,7 +13,7 @@
 #include "qcgame/qcg.h"
 #include "qcgame/spawn.h"
 
-#define BUILTIN(name) LIBTM_SAFE static qc_status name(qc_ctx *ctx)
+#define BUILTIN(name) QC_SAFE static qc_status name(qc_ctx *ctx)
 
 enum { MSG_BROADCAST = 0, MSG_ONE = 1, MSG_ALL = 2, MSG_INIT = 3, MSG_MULTICAST = 4 };
 enum { MULTICAST_ALL, MULTICAST_PHS, MULTICAST_PVS, MULTICAST_ALL_R, MULTICAST_PHS_R,

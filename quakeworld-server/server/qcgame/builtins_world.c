@@ -10,7 +10,7 @@
 
 #define STEPSIZE 18.0f
 
-#define BUILTIN(name) LIBTM_SAFE static qc_status name(qc_ctx *ctx)
+#define BUILTIN(name) QC_SAFE static qc_status name(qc_ctx *ctx)
 
 /* Parameter i as an edict number in range, else an error. */
 #define EDICT_PARM(var, i)                                                                \

@@ -84,6 +84,17 @@ static bool check_program(char *err, size_t errlen)
     return true;
 }
 
+/* Globals of QuakeWorld's game that hold one call chain's scratch: a shot's accumulated
+ * damage and its blood and puffs (ClearMultiDamage sets them at the start of every shot,
+ * ApplyMultiDamage and Multi_Finish read them at its end), the attacker and inflictor T_Damage
+ * notes for the death it may cause in the same chain, the activator a touch sets before
+ * SUB_UseTargets reads it. Every chain writes them before it reads them, so a copy per
+ * thread keeps QuakeC's semantics; one shared copy would make every two concurrent shots
+ * conflict (measured in the README). */
+static const char *const scratch_globals[] = {
+    "multi_ent", "multi_damage", "blood_org", "blood_count", "puff_org", "puff_count",
+    "damage_attacker", "damage_inflictor", "activator", NULL};
+
 /* Where the progs file is: -progs as given, else qwprogs.dat of -game, qw/, id1/. */
 static bool find_progs(const char *basedir, const char *game, const char *progs, char *out,
                        size_t size)
@@ -116,7 +127,8 @@ bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs, 
                "-progs FILE to run a QuakeC game)", basedir, game ? game : "", game ? "," : "");
         return false;
     }
-    qc_load_options opt = {.max_entities = QCG_MAX_EDICTS};
+    qc_load_options opt = {.max_entities = QCG_MAX_EDICTS,
+                           .per_call_globals = sv.opt.qc_shared_scratch ? NULL : scratch_globals};
     qcg.vm = qc_vm_load_file(qcg.path, &opt, err, errlen);
     if (!qcg.vm)
         return false;
