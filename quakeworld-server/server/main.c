@@ -62,6 +62,8 @@ int main(int argc, char **argv)
            sv_sync_name(sv.opt.sync), sv_sched_name(sv.opt.sched),
            sv.opt.waitall ? ", waitall" : "");
     sv_frame_run();
+    if (sv_game_qc)
+        sv_qcgame_report_functions(sv.opt.qc_functions);
     sv_log("qwsv stopped");
     return 0;
 }

@@ -54,6 +54,9 @@ static const option options[] = {
      "blood_org, damage_attacker, activator, ...) shared between threads, as one copy (by "
      "default each thread has its own: see the README's \"QuakeC inside the sections\")",
      OPT_FLAG, FIELD(qc_shared_scratch)},
+    {"-qcfunctions", "FILE", "on exit, write every function of the QuakeC game with how often "
+     "it ran (\"never\" for those not reached); the log says how many were reached",
+     OPT_TEXT, FIELD(qc_functions), .needs = "a file name"},
     {"-map", "NAME", "map to run (crateprefab_dm, lqdm2, ...)", OPT_COMMAND,
      .needs = "a map name", .command = "map"},
     {"-port", "N", "UDP port (default {default})", OPT_INT, FIELD(port),

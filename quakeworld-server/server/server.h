@@ -273,6 +273,8 @@ typedef struct sv_options {
     const char *progs;                /* -progs FILE: the QuakeC game ("none": the C game) */
     bool qc_shared_scratch;           /* -qcsharedscratch: QuakeC's per-shot scratch globals
                                          stay shared (qcgame/calls.c) */
+    const char *qc_functions;         /* -qcfunctions FILE: every QuakeC function and how
+                                         often it ran, written on exit */
     const char *map;
     int threads;
     sv_sync_mode sync;

@@ -213,3 +213,30 @@ uint64_t sv_qcgame_serial_commands(void)
 {
     return qcg.serial_commands;
 }
+
+void sv_qcgame_report_functions(const char *path)
+{
+    FILE *out = NULL;
+    if (path && !(out = fopen(path, "w")))
+        sv_log("-qcfunctions: cannot write %s", path);
+    int reached = 0, total = 0;
+    for (qc_func f = 1; f < qc_num_functions(qcg.vm); f++) {
+        if (qc_function_builtin(qcg.vm, f))
+            continue;
+        uint64_t calls = 0;
+        for (int t = 0; t < sv.opt.threads; t++)
+            calls += qc_ctx_function_calls(qcg.ctx[t], f);
+        total++;
+        reached += calls > 0;
+        if (out) {
+            if (calls)
+                fprintf(out, "%s %llu\n", qc_function_name(qcg.vm, f), (unsigned long long)calls);
+            else
+                fprintf(out, "%s never\n", qc_function_name(qcg.vm, f));
+        }
+    }
+    if (out)
+        fclose(out);
+    sv_log("QuakeC functions reached: %d of %d (builtins not counted)%s%s", reached, total,
+           out ? "; each with its calls in " : "", out ? path : "");
+}
