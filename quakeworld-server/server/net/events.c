@@ -4,6 +4,8 @@
 #include "sched/job_plan.h"
 #include "sync/region.h"
 
+bool sv_events_per_thread;
+
 /* The parts of a frame's buffer in use: one per thread (see server.h). */
 static int parts(void)
 {
@@ -27,8 +29,9 @@ void sv_events_begin_frame(void)
  * NULL when the frame is full. */
 LIBTM_SAFE static sv_event_frame *event_begin(const float origin[3], sv_event_reach reach)
 {
-    /* a job of -sched lpt writes its worker's part: no other thread writes there in RP */
-    int part = sv_in_job() ? sv_thread_index : 0;
+    /* a job of -sched lpt writes its worker's part: no other thread writes there in RP; so
+     * does every section with sv_events_per_thread (the QuakeC game's sounds and multicasts) */
+    int part = sv_in_job() || sv_events_per_thread ? sv_thread_index : 0;
     sv_event_frame *ev = &sv.events[sv.framenum % SV_EVENT_FRAMES][part];
     if (ev->count == SV_FRAME_EVENTS || qw_sizebuf_free_space(&ev->buf) < EVENT_ROOM)
         return NULL;

@@ -7,6 +7,12 @@
 
 #include "server.h"
 
+/* Whether each thread writes its own part of the frame's buffer in RP (set at start-up). The
+ * C deathmatch keeps the paper's one shared buffer (its head is shared: part of what makes
+ * move commands conflict); QuakeWorld's game makes several sounds and temp entities per
+ * shot, and writes each thread's part (qcgame/). */
+extern bool sv_events_per_thread;
+
 /* U (master): starts the current frame's buffer. */
 void sv_events_begin_frame(void);
 /* Unreliable: dropped when the frame's buffer is full. */

@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "game/game.h"
 #include "log.h"
+#include "net/events.h"
 #include "qcgame/qcg.h"
 #include "qcgame/qcgame.h"
 
@@ -151,6 +152,7 @@ bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs, 
     qc_vm_describe(qcg.vm, line, sizeof line);
     sv_log("game: QuakeC, %s", line);
     sv_game_qc = true;
+    sv_events_per_thread = true;
     return true;
 }
 

@@ -7,7 +7,9 @@
 
 LIBTM_PURE qw_area_object *qcg_link(int n)
 {
-    return qcg_is_player(n) ? &sv.players[n - 1].link : &sv.entities[n].link;
+    if (qcg_is_player(n))
+        return &sv.players[n - 1].link;
+    return n < SV_MAX_ENTITIES ? &sv.entities[n].link : &qcg.high_links[n - SV_MAX_ENTITIES];
 }
 
 LIBTM_PURE int qcg_edict_of(const qw_area_object *obj)
@@ -19,8 +21,11 @@ LIBTM_PURE int qcg_edict_of(const qw_area_object *obj)
         return 0;
     if (at >= p0 && at < p0 + QW_MAX_CLIENTS * sizeof(sv_player))
         return (int)((at - p0) / sizeof(sv_player)) + 1;
+    uintptr_t h0 = (uintptr_t)&qcg.high_links[0];
     if (at >= e0 && at < e0 + SV_MAX_ENTITIES * sizeof(sv_entity))
         return (int)((at - e0) / sizeof(sv_entity));
+    if (at >= h0 && at < h0 + sizeof qcg.high_links)
+        return (int)((at - h0) / sizeof(qw_area_object)) + SV_MAX_ENTITIES;
     return 0;
 }
 
@@ -30,6 +35,8 @@ void qcg_edicts_clear(void)
     memset(qcg.pools, 0, sizeof qcg.pools);
     memset(qc_entity_ptr(qcg.vm, 0), 0,
            sizeof(qc_word) * (size_t)qc_entity_fields(qcg.vm) * QCG_MAX_EDICTS);
+    for (int i = 0; i < QCG_MAX_EDICTS - SV_MAX_ENTITIES; i++)
+        qw_area_object_init(&qcg.high_links[i]);
     qcg.num_edicts = QCG_FIRST_NONPLAYER;
     qcg.edicts[0].state = EDICT_USED; /* the world */
     for (int n = 1; n < QCG_FIRST_NONPLAYER; n++)

@@ -26,7 +26,10 @@ enum {
     FL_GODMODE = 64, FL_NOTARGET = 128, FL_ITEM = 256, FL_ONGROUND = 512,
     FL_PARTIALGROUND = 1024, FL_WATERJUMP = 2048
 };
-#define QCG_MAX_EDICTS SV_MAX_ENTITIES  /* entity numbers fit 9 bits on the wire */
+/* QuakeWorld's MAX_EDICTS. Entity numbers fit 9 bits on the wire, so as in QuakeWorld the
+ * edicts from SV_MAX_ENTITIES (512) on exist and play but are never sent (gibs and
+ * backpacks of a telefrag storm: 24 players arriving on 9 spawn spots spawn hundreds). */
+#define QCG_MAX_EDICTS 768
 #define QCG_SPAWNFLAG_NOT_DEATHMATCH 2048
 #define QCG_POOL 16                     /* free edicts a worker takes into RP */
 
@@ -77,6 +80,7 @@ typedef struct qcg_state {
     int num_edicts;                   /* highest edict in use or pooled + 1 */
     bool spawning;                    /* loading the map: precaching allowed, MSG_INIT open */
     qcg_pool pools[SV_MAX_THREADS];
+    qw_area_object high_links[QCG_MAX_EDICTS - SV_MAX_ENTITIES]; /* edicts from 512 on */
     /* spawn parms of each client, across map changes (parms_set: SetNewParms has run) */
     float parms[SV_MAX_CLIENTS][16];
     bool parms_set[SV_MAX_CLIENTS];

@@ -191,7 +191,7 @@ static bool spawn_entities(char *err, size_t errlen)
 static void create_baselines(void)
 {
     const qcg_fields *f = &qcg.f;
-    for (int n = QCG_FIRST_NONPLAYER; n < qcg.num_edicts; n++) {
+    for (int n = QCG_FIRST_NONPLAYER; n < qcg.num_edicts && n < SV_MAX_ENTITIES; n++) {
         sv_entity *se = &sv.entities[n];
         memset(&se->baseline, 0, sizeof se->baseline);
         se->baseline.number = n;
@@ -259,7 +259,6 @@ bool sv_qcgame_spawn_map(char *err, size_t errlen)
     create_baselines();
     qcg.spawning = false;
     build_chunks();
-    sv.num_entities = qcg.num_edicts;
     qcg_view_entities();
     return true;
 }

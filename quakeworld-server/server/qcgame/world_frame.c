@@ -102,7 +102,7 @@ void qcg_view_entities(void)
     }
     for (int n = qcg.num_edicts; n < sv.num_entities && n < SV_MAX_ENTITIES; n++)
         sv.entities[n].kind = ENT_FREE;
-    sv.num_entities = qcg.num_edicts;
+    sv.num_entities = qcg.num_edicts < SV_MAX_ENTITIES ? qcg.num_edicts : SV_MAX_ENTITIES;
 }
 
 static void view_players(void)
