@@ -7,6 +7,8 @@
  * empty) and sent when it ends (qcg_messages_flush, still inside it): MSG_ONE to msg_entity's
  * reliable queue, MSG_ALL to everybody's, MSG_BROADCAST and multicast() into the frame's
  * global state buffer for the clients in reach. MSG_INIT writes the sign-on (spawning only). */
+#include <string.h>
+
 #include "log.h"
 #include "net/events.h"
 #include "net/reliable.h"
@@ -98,8 +100,7 @@ LIBTM_SAFE static qc_status write_bytes(qc_ctx *ctx, int to, const uint8_t *byte
         return st;
     if (p->len + len > (int)sizeof p->data)
         return qc_raise(ctx, QC_ERR_BUILTIN, "message to destination %d overflowed", to);
-    for (int i = 0; i < len; i++)
-        p->data[p->len + i] = bytes[i];
+    memcpy(p->data + p->len, bytes, (size_t)len); /* one barrier call, not one a byte */
     p->len += len;
     return QC_OK;
 }

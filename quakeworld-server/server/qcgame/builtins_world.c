@@ -225,25 +225,69 @@ BUILTIN(bi_precache_file)
     return QC_OK;
 }
 
-/* 22 findradius(org, rad): the edicts with a solid whose centre is within rad, through .chain */
+/* Whether edict e is findradius's: solid, its centre within rad of org. */
+LIBTM_SAFE static bool within(int e, const float org[3], float rad)
+{
+    const qcg_fields *f = &qcg.f;
+    if (!qcg_in_use(e) || (int)qcg_float(e, f->solid) == QW_SOLID_NOT)
+        return false;
+    const qc_word *ed = qcg_ed(e);
+    float d[3];
+    for (int i = 0; i < 3; i++)
+        d[i] = org[i] - (ed[f->origin + i].f + (ed[f->mins + i].f + ed[f->maxs + i].f) * 0.5f);
+    return qw_vec_length(d) <= rad;
+}
+
+/* The edicts whose links lie in the box org +- rad (every solid edict is linked: setorigin,
+ * setmodel and setsize link it), in increasing number; -1 when there are too many. */
+#define RADIUS_CANDIDATES 256
+LIBTM_SAFE static int near_edicts(const float org[3], float rad, int out[2 * RADIUS_CANDIDATES])
+{
+    float lo[3], hi[3];
+    for (int i = 0; i < 3; i++) {
+        lo[i] = org[i] - rad;
+        hi[i] = org[i] + rad;
+    }
+    qw_area_object *found[RADIUS_CANDIDATES];
+    int count = 0;
+    for (int kind = 0; kind < 2; kind++) {
+        int n = qw_area_query_box(&sv.area, lo, hi, kind ? QW_SOLID_TRIGGER : QW_SOLID_BBOX,
+                                  found, RADIUS_CANDIDATES);
+        if (n > RADIUS_CANDIDATES)
+            return -1;
+        for (int i = 0; i < n; i++) {
+            int e = qcg_edict_of(found[i]), k = count++;
+            for (; k > 0 && out[k - 1] > e; k--) /* insertion: a few dozen at most */
+                out[k] = out[k - 1];
+            out[k] = e;
+        }
+    }
+    return count;
+}
+
+/* 22 findradius(org, rad): the edicts with a solid whose centre is within rad, chained
+ * through .chain (the highest number first, as the originals' scan of every edict left it).
+ * The areanode tree gives the edicts near org, so a search reads those, not all 768. */
 BUILTIN(bi_findradius)
 {
     float org[3];
     qc_parm_vector(ctx, 0, org);
     float rad = qc_parm_float(ctx, 1);
-    const qcg_fields *f = &qcg.f;
+    int near[2 * RADIUS_CANDIDATES];
+    int count = rad >= 0 && rad < 8192 ? near_edicts(org, rad, near) : -1;
     int chain = 0;
-    for (int e = 1; e < qcg.num_edicts; e++) {
-        if (!qcg_in_use(e) || (int)qcg_float(e, f->solid) == QW_SOLID_NOT)
-            continue;
-        const qc_word *ed = qcg_ed(e);
-        float d[3];
-        for (int i = 0; i < 3; i++)
-            d[i] = org[i] - (ed[f->origin + i].f + (ed[f->mins + i].f + ed[f->maxs + i].f) * 0.5f);
-        if (qw_vec_length(d) > rad)
-            continue;
-        qcg_set_int(e, f->chain, chain);
-        chain = e;
+    if (count < 0) {
+        for (int e = 1; e < qcg.num_edicts; e++)
+            if (within(e, org, rad)) {
+                qcg_set_int(e, qcg.f.chain, chain);
+                chain = e;
+            }
+    } else {
+        for (int i = 0; i < count; i++)
+            if (near[i] > 0 && (i == 0 || near[i] != near[i - 1]) && within(near[i], org, rad)) {
+                qcg_set_int(near[i], qcg.f.chain, chain);
+                chain = near[i];
+            }
     }
     qc_set_return_int(ctx, chain);
     return QC_OK;
