@@ -6,7 +6,7 @@ parser and the game (a QuakeC game: random impulses, buttons, angles and moves):
   - netchan packets of a client in the game with random payloads;
   - well-formed clc_move messages with random usercmds (any impulse, button, angle, msec),
     and string commands with random words (the server verifies moves only with a checksum
-    table: run it without QW_CHKTBL so that these moves run);
+    table: give it none, QW_CHKTBL=/dev/null, so that these moves run);
 Every 10,000 datagrams the server must still answer a status query (else exit 1, "the
 server stopped answering"). Prints how many were sent; exit 0 when the server answered to
 the end."""

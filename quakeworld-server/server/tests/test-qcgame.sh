@@ -77,6 +77,18 @@ kill -0 "$server_pid" || fail "qwsv died under the corpus"
 client after $port -timeout 15 >"$tmp/after.log" 2>&1 || fail "a new client failed afterwards"
 stop_server
 echo "ok: the corpus of bad packets was dropped; the QuakeC game went on"
+# 100,000 random datagrams from clients in the game (moves with any impulse, button and angle
+# run as QuakeC commands: the server is given no valid checksum table, QW_CHKTBL=/dev/null);
+# the server answers status throughout
+chktbl_saved=$chktbl chktbl=/dev/null
+start_server $port -threads 2 -sync stm
+chktbl=$chktbl_saved
+python3 "$(dirname "$0")/hostile.py" $port 100000 5 >"$tmp/hostile.log" 2>&1 ||
+    fail "hostile datagrams: $(tail -3 "$tmp/hostile.log")"
+kill -0 "$server_pid" || fail "qwsv died under hostile datagrams"
+stop_server
+tail -1 "$tmp/hostile.log"
+echo "ok: 100,000 hostile datagrams; QuakeC errors reported: $(grep -c "QuakeC error in" "$tmp/server.log")"
 
 # -- damaged progs files ----------------------------------------------------------------------
 mkdir -p "$tmp/bad"
