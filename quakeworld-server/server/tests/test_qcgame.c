@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 
 #include "admin/cvar.h"
 #include "game_world.h"
@@ -463,5 +464,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup(test_runaway_lock, setup),
         cmocka_unit_test_setup(test_edict_pools, setup),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    if (sv_game_qc) /* which of the game's functions these tests ran (QW_QCFUNCTIONS=FILE) */
+        sv_qcgame_report_functions(getenv("QW_QCFUNCTIONS"));
+    return failed;
 }
