@@ -12,6 +12,7 @@
 #include "log.h"
 #include "net/socket.h"
 #include "options.h"
+#include "qcgame/qcgame.h"
 #include "sched/sched.h"
 #include "server.h"
 #include "stats/counters.h"
@@ -35,6 +36,11 @@ int main(int argc, char **argv)
     sv_game_init_players();
 
     char err[1024];
+    sv_qcgame_choose(sv.opt.basedir, sv.opt.game, sv.opt.progs, err, sizeof err);
+    if (err[0]) {
+        fprintf(stderr, "qwsv: %s\n", err);
+        return 1;
+    }
     if (!sv_admin_start(err, sizeof err)) {
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
@@ -50,11 +56,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
     }
-    sv_log("qwsv listening on %s:%d, map %s, %d thread(s), sync %s, sched %s%s",
-           sv.opt.ip ? sv.opt.ip : "*", sv.opt.port, sv.opt.map, sv.opt.threads,
+    sv_log("qwsv listening on %s:%d, map %s, game %s, %d thread(s), sync %s, sched %s%s",
+           sv.opt.ip ? sv.opt.ip : "*", sv.opt.port, sv.opt.map,
+           sv_game_qc ? "QuakeC" : "C deathmatch", sv.opt.threads,
            sv_sync_name(sv.opt.sync), sv_sched_name(sv.opt.sched),
            sv.opt.waitall ? ", waitall" : "");
     sv_frame_run();
+    if (sv_game_qc)
+        sv_qcgame_report_functions(sv.opt.qc_functions);
     sv_log("qwsv stopped");
     return 0;
 }

@@ -60,7 +60,8 @@ void sv_client_free(sv_client *cl, const char *reason)
             char text[128];
             snprintf(text, sizeof text, "%s left the game\n", cl->name);
             cl->state = CL_FREE;
-            sv_broadcast_print(PRINT_HIGH, text);
+            if (!sv_game_qc) /* QuakeWorld's game says it itself (ClientDisconnect) */
+                sv_broadcast_print(PRINT_HIGH, text);
             uint8_t frags[4] = {svc_updatefrags, (uint8_t)cl->slot, 0, 0};
             sv_reliable_broadcast_about(cl->slot, frags, sizeof frags);
         }

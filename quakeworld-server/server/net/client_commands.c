@@ -240,7 +240,7 @@ static void cmd_spawn(sv_client *cl, const sv_args *a)
     for (int i = 0; i < QW_MAX_LIGHTSTYLES; i++) {
         qw_write_byte(&sb, svc_lightstyle);
         qw_write_byte(&sb, i);
-        qw_write_string(&sb, i == 0 ? "m" : "");
+        qw_write_string(&sb, sv_game_lightstyle(i));
     }
     qw_write_byte(&sb, svc_stufftext);
     qw_write_string(&sb, "skins\n");
@@ -267,7 +267,7 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
     bool ok;
     CRITICAL_SECTION_CANCELLABLE(CS_SPAWN_PLAYER, ok, enter_world(cl));
     if (!ok) {
-        sv_client_request_drop(cl, "reliable message overflow");
+        sv_game_failed(cl, true);
         return;
     }
     cl->delta_sequence = -1;
@@ -275,7 +275,8 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
     char text[96];
     snprintf(text, sizeof text, "%s %s\n", cl->name,
              cl->spectator ? "entered as a spectator" : "entered the game");
-    CRITICAL_SECTION(CS_BROADCAST, sv_broadcast_print(PRINT_HIGH, text););
+    if (!sv_game_qc) /* QuakeWorld's game in QuakeC says it itself (ClientConnect) */
+        CRITICAL_SECTION(CS_BROADCAST, sv_broadcast_print(PRINT_HIGH, text););
     sv_log("%.*s", (int)strlen(text) - 1, text);
 }
 
@@ -349,11 +350,9 @@ static void cmd_kill(sv_client *cl)
         sv_game_command_reach(cl->slot, NULL, &reach);
         sv_region_plan_move(cl->slot, &reach);
     }
-    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok,
-                                 sv_game_damage(cl->slot, cl->slot, 1000,
-                                                sv.players[cl->slot].origin, DMG_SUICIDE));
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_client_kill(cl->slot));
     if (!ok)
-        sv_client_request_drop(cl, "reliable message overflow");
+        sv_game_failed(cl, false);
 }
 
 /* Sends the next chunk of the file being downloaded. */
