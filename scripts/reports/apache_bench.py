@@ -174,13 +174,14 @@ def load_blocks(path):
     if not path or not os.path.exists(path):
         return {}
     _, rows = read_csv(path)
-    rates = {}
+    runs = {}  # a function inlined at several places is several blocks: added up per run
     for r in rows:
-        commits, aborts = number(r["commits"]), number(r["aborts"])
-        if commits:
-            key = (r["s"].lstrip("s"), r["mode"], int(r["clients"]), r["function"])
-            rates.setdefault(key, []).append(aborts / commits)
-    return rates
+        key = (r["s"].lstrip("s"), r["mode"], int(r["clients"]), r["function"])
+        counts = runs.setdefault(key, {}).setdefault(r["repeat"], [0, 0])
+        counts[0] += number(r["commits"]) or 0
+        counts[1] += number(r["aborts"]) or 0
+    return {key: [aborts / commits for commits, aborts in by_repeat.values() if commits]
+            for key, by_repeat in runs.items()}
 
 
 def block_rate(blocks, s, mode, clients, function):
@@ -515,8 +516,9 @@ def readme_table(points, s):
 
 def baseline_table(points, blocks, s):
     """Markdown: a change of the module (mem-tm) against the build before it (mem-tm-base), by
-    clients: requests/s, their paired ratio, libtm's aborts per 1,000 transactions and per
-    1,000 commits of the hit's and the insert's atomic blocks; mem, lock for the noise."""
+    clients: requests/s, their paired ratio, libtm's aborts per 1,000 requests (not per
+    transaction: open transactions are commits of their own) and per 1,000 commits of the
+    hit's and the insert's atomic blocks; mem, lock for the noise."""
     def rate(p):
         if not p or not p.rates:
             return "-"
@@ -525,14 +527,17 @@ def baseline_table(points, blocks, s):
 
     def pair(values):
         return " / ".join("-" if v is None else f"{v:.2f}" for v in values)
+    def per_request(p):
+        values = [number(r["tm_aborts"]) / number(r["requests"]) for r in p.rows
+                  if number(r.get("requests")) and number(r.get("tm_aborts")) is not None] if p else []
+        return 1000 * statistics.median(values) if values else None
     head = ["clients", "mem, lock", "tm, before", "tm, after", "after/before",
-            "aborts per 1,000 tx: before / after", "hit (open_entity) per 1,000", "insert (create_entity) per 1,000"]
+            "aborts per 1,000 requests", "per 1,000 hits (open_entity)", "per 1,000 inserts (create_entity)"]
     rows = []
     for c in sorted({k[2] for k in points if k[0] == s}):
         base, tm = points.get((s, "mem-tm-base", c)), points.get((s, "mem-tm", c))
-        per_tx = [1000 * p.median(p.aborts_per_tx) if p and p.aborts_per_tx else None for p in (base, tm)]
         rows.append([str(c), rate(points.get((s, "mem-lock", c))), rate(base), rate(tm), ratio_text(tm, base)[0],
-                     pair(per_tx),
+                     pair([per_request(base), per_request(tm)]),
                      pair([block_rate(blocks, s, m, c, "mem_open_entity") for m in ("mem-tm-base", "mem-tm")]),
                      pair([block_rate(blocks, s, m, c, "mem_create_entity") for m in ("mem-tm-base", "mem-tm")])])
     return markdown_table(head, rows)

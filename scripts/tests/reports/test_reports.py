@@ -234,13 +234,15 @@ class ApacheBaseline(unittest.TestCase):
         self.assertEqual(apache_bench.block_rate(self.blocks, "2", "mem-tm-base", 2, "mem_open_entity"), 5.5)
         self.assertEqual(apache_bench.block_rate(self.blocks, "2", "mem-tm", 2, "mem_open_entity"), 2.0)
         self.assertEqual(apache_bench.block_rate(self.blocks, "2", "mem-tm", 2, "mem_create_entity"), None)
+        # one function at two places (two blocks): their counts add up, 2 aborts in 1,000 commits
+        self.assertEqual(apache_bench.block_rate(self.blocks, "2", "mem-tm", 2, "next_use_tick"), 2.0)
 
     def test_table(self):
         table = apache_bench.baseline_table(self.points, self.blocks, "2")
-        # after/before paired by repeat: 1000/800 and 900/1000; aborts per 1,000 tx: medians
-        # of 4, 3 and of 1, 2
+        # after/before paired by repeat: 1000/800 and 900/1000; aborts per 1,000 requests:
+        # medians of 40/4000, 60/5000 and of 10/5000, 40/4500
         self.assertEqual(table[-1], "| 2 | 1050 (1000-1100) | 900 (800-1000) | 950 (900-1000) | 1.07 [0.90-1.25] "
-                                    "| 3.50 / 1.50 | 5.50 / 2.00 | 10.00 / - |")
+                                    "| 11.00 / 5.44 | 5.50 / 2.00 | 10.00 / - |")
 
 
 class TmStatsCsv(unittest.TestCase):
