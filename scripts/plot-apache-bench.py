@@ -9,7 +9,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reports import apache_bench  # noqa: E402
-from reports.apache_bench import MODE_ORDER, load, label_modes, write_table, plot  # noqa: E402
+from reports.apache_bench import MODE_ORDER, load, load_blocks, label_modes, write_table, plot  # noqa: E402
 
 
 def main():
@@ -42,7 +42,9 @@ def main():
     exponents = sorted({r["s"] for r in rows}, key=float)
     modes = [m for m in MODE_ORDER if any(r["mode"] == m for r in rows)]
     clients_list = sorted({int(r["clients"]) for r in rows})
-    write_table(os.path.join(outdir, f"{name}.txt"), notes, args.command, points, exponents, modes, clients_list)
+    blocks = load_blocks(os.path.splitext(args.csv)[0] + "-blocks.csv")
+    write_table(os.path.join(outdir, f"{name}.txt"), notes, args.command, points, exponents, modes, clients_list,
+                blocks)
     if not args.no_plots:
         plot(outdir, name, notes, points, exponents, modes, clients_list)
     return 0

@@ -2,6 +2,7 @@
 #include "cache_cache.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* GDSF benefit is frequency * GDSF_SCALE / size; the scale keeps integer precision for
  * objects up to megabytes (2.2 used 1000, which rounds every object above 1 KB to 0). */
@@ -15,11 +16,17 @@ struct cache_cache {
     /* GDSF's aging clock: lowered to each victim's priority, so newcomers start at the
      * current floor. LRU uses use_tick instead. */
     cache_pqueue_priority_t clock;
-    unsigned long long use_tick;
     cache_policy_t policy;
     const cache_entry_ops_t *ops;
     cache_hash_t *table;
     cache_pqueue_t *queue;
+#ifdef LIBTM_HAVE_OPEN
+    libtm_open_t open_use_counter; /* NULL: use_tick is the caller's data */
+#endif
+    /* LRU's recency: every insert and hit takes the next value. Alone on its cache line:
+     * with open_use_counter only open transactions touch it, and a transaction that read a
+     * neighbour on the same line (an orec stripe) would fail validation at every hit. */
+    _Alignas(64) unsigned long long use_tick;
 };
 
 LIBTM_SAFE static cache_entry_meta_t *meta_of(const cache_cache_t *cache, void *entry)
@@ -36,9 +43,10 @@ LIBTM_SAFE static void *entry_of(const cache_cache_t *cache, cache_pqueue_node_t
 cache_cache_t *cache_cache_create(size_t max_entries, size_t max_bytes, cache_policy_t policy,
                                   const cache_entry_ops_t *ops)
 {
-    cache_cache_t *cache = calloc(1, sizeof(*cache));
+    cache_cache_t *cache = aligned_alloc(_Alignof(cache_cache_t), sizeof(*cache));
     if (!cache)
         return NULL;
+    memset(cache, 0, sizeof(*cache));
     cache->max_entries = max_entries ? max_entries : 1;
     cache->max_bytes = max_bytes;
     cache->policy = policy;
@@ -66,11 +74,47 @@ void cache_cache_destroy(cache_cache_t *cache)
     free(cache);
 }
 
+#ifdef LIBTM_HAVE_OPEN
+void cache_cache_open_use_counter(cache_cache_t *cache, libtm_open_t open)
+{
+    cache->open_use_counter = open;
+}
+
+/* An open transaction's draw from the use counter: it writes tick, the caller reads it. */
+typedef struct use_draw {
+    unsigned long long *counter;
+    unsigned long long tick;
+} use_draw_t;
+
+LIBTM_SAFE static void draw_use_tick(void *opaque)
+{
+    use_draw_t *draw = opaque;
+    draw->tick = ++*draw->counter;
+}
+#endif
+
+/* LRU's next recency value. In an open transaction it needs no compensation: a rolled-back
+ * hit leaves a gap in the sequence, and LRU only compares values, which stay unique and
+ * increasing (the retry draws a larger one). Giving the value back could not work anyway:
+ * other transactions may have drawn later ones since. */
+LIBTM_SAFE static unsigned long long next_use_tick(cache_cache_t *cache)
+{
+#ifdef LIBTM_HAVE_OPEN
+    if (cache->open_use_counter) {
+        use_draw_t draw;
+        draw.counter = &cache->use_tick;
+        cache->open_use_counter(draw_use_tick, &draw, NULL, NULL);
+        return draw.tick;
+    }
+#endif
+    return ++cache->use_tick;
+}
+
 /* Priority of an entry under the cache's policy; larger means evicted sooner. */
 LIBTM_SAFE static cache_pqueue_priority_t policy_priority(cache_cache_t *cache, const cache_entry_meta_t *meta)
 {
     if (cache->policy == CACHE_POLICY_LRU)
-        return -(cache_pqueue_priority_t)(++cache->use_tick);
+        return -(cache_pqueue_priority_t)next_use_tick(cache);
     size_t size = meta->size ? meta->size : 1;
     cache_pqueue_priority_t benefit =
         (cache_pqueue_priority_t)meta->frequency * GDSF_SCALE / (cache_pqueue_priority_t)size;

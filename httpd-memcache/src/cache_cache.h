@@ -49,6 +49,14 @@ cache_cache_t *cache_cache_create(size_t max_entries, size_t max_bytes, cache_po
 /* Drops every entry (release callback) and frees the structures. */
 void cache_cache_destroy(cache_cache_t *cache);
 
+#ifdef LIBTM_HAVE_OPEN
+/* Tm mode on libtm: LRU takes its use counter's next value in an open transaction run by
+ * open (libtm_open, found with dlsym), so that hits on different entries do not all conflict
+ * on the counter. NULL (the default) increments it inside the caller's transaction or
+ * critical section. Set it before the cache is shared. */
+void cache_cache_open_use_counter(cache_cache_t *cache, libtm_open_t open);
+#endif
+
 LIBTM_SAFE void *cache_cache_find(cache_cache_t *cache, const cache_key_t *key);
 /* Inserts entry (whose key must not be present) with its current key and size, evicting
  * entries by policy until the count and byte limits allow it; each evicted entry is passed

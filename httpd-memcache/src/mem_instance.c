@@ -68,6 +68,10 @@ const char *mem_instances_start(server_rec *main_server)
         if (!instance->cache)
             return apr_psprintf(pool, "out of memory creating the cache of %s; its caching is off",
                                 instance->name);
+#ifdef LIBTM_HAVE_OPEN
+        if (instance->sync.use_tm)
+            cache_cache_open_use_counter(instance->cache, mem_sync_open_nesting());
+#endif
         apr_pool_cleanup_register(pool, instance, drain, apr_pool_cleanup_null);
     }
     return NULL;

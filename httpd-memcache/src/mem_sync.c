@@ -1,7 +1,11 @@
 /* The two synchronisation modes' run-time parts: lock mode's mutex, tm mode's commit
- * actions; see mem_sync.h. */
+ * actions and open nesting; see mem_sync.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_DEFAULT (apxs already defines it) */
+#endif
 #include "mem_sync.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -54,3 +58,14 @@ void mem_sync_defer(const mem_sync_t *sync, mem_deferred_fn action, void *argume
 #endif
     action(argument);
 }
+
+#ifdef LIBTM_HAVE_OPEN
+libtm_open_t mem_sync_open_nesting(void)
+{
+#ifdef MEM_SYNC_LOCK_ONLY
+    return NULL;
+#else
+    return (libtm_open_t)dlsym(RTLD_DEFAULT, "libtm_open");
+#endif
+}
+#endif

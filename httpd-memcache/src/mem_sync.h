@@ -49,4 +49,11 @@ typedef void (*mem_deferred_fn)(void *argument);
  * the transaction commits (dropped if it aborts); in lock mode runs it at once, as 2.2 did. */
 LIBTM_PURE void mem_sync_defer(const mem_sync_t *sync, mem_deferred_fn action, void *argument);
 
+#ifdef LIBTM_HAVE_OPEN
+/* libtm_open when the process's TM runtime has it (libtm), else NULL: GCC's libitm has no
+ * open nesting, and the module must load on it, so it is looked up, never linked. NULL in a
+ * build without transactions. */
+libtm_open_t mem_sync_open_nesting(void);
+#endif
+
 #endif

@@ -3,8 +3,9 @@
 
 For NAME = the CSV's name:
   NAME.txt                medians with the spread (min-max) per point, the ratios tm/lock
-                          and mem/disk per point, httpd's CPU time per request, and the
-                          study's goals (scripts/goals.toml) checked
+                          and mem/disk per point, httpd's CPU time per request, the aborts
+                          per atomic block (from NAME-blocks.csv), and the study's goals
+                          (scripts/goals.toml) checked
   NAME-s<S>.png           one figure per Zipf exponent: throughput and response time
                           against concurrent clients, per cache mode (median, band = spread)
   NAME-single-process.png httpd with one child in tm mode: throughput, aborts per
@@ -17,7 +18,7 @@ import statistics
 from reports.common import number, read_csv, markdown_table
 from reports.goals import goals
 
-MODE_ORDER = ["nocache", "disk", "socache", "mem-lock", "mem-tm", "mem-tm-sw", "mem-tm-gcc"]
+MODE_ORDER = ["nocache", "disk", "socache", "mem-lock", "mem-tm", "mem-tm-sw", "mem-tm-gcc", "mem-tm-base"]
 MODE_LABEL = {
     "nocache": "no cache",
     "disk": "disk cache",
@@ -26,12 +27,14 @@ MODE_LABEL = {
     "mem-tm": "mem, tm (libtm)",
     "mem-tm-sw": "mem, tm (libtm, software only)",
     "mem-tm-gcc": "mem, tm (GCC libitm)",
+    "mem-tm-base": "mem, tm (libtm, baseline module)",
 }
 MODE_SHORT = {"nocache": "none", "disk": "disk", "socache": "socache", "mem-lock": "lock",
-              "mem-tm": "tm", "mem-tm-sw": "tm-sw", "mem-tm-gcc": "tm-gcc"}
+              "mem-tm": "tm", "mem-tm-sw": "tm-sw", "mem-tm-gcc": "tm-gcc",
+              "mem-tm-base": "tm-base"}
 MODE_COLOR = dict(zip(MODE_ORDER, ["tab:gray", "tab:orange", "tab:green", "tab:blue", "tab:red",
-                                   "tab:purple", "tab:brown"]))
-TM_MODES = ["mem-tm", "mem-tm-sw"]
+                                   "tab:purple", "tab:brown", "tab:pink"]))
+TM_MODES = ["mem-tm", "mem-tm-sw", "mem-tm-base"]
 
 
 def number(text):
@@ -165,6 +168,43 @@ def goal_checks(points, exponents, modes, clients_list):
     return checks
 
 
+def load_blocks(path):
+    """{(s, mode, clients, function): [aborts per commit of each repeat]} of NAME-blocks.csv
+    (libtm's counts per atomic block of every tm run), or {} when there is none."""
+    if not path or not os.path.exists(path):
+        return {}
+    _, rows = read_csv(path)
+    runs = {}  # a function inlined at several places is several blocks: added up per run
+    for r in rows:
+        key = (r["s"].lstrip("s"), r["mode"], int(r["clients"]), r["function"])
+        counts = runs.setdefault(key, {}).setdefault(r["repeat"], [0, 0])
+        counts[0] += number(r["commits"]) or 0
+        counts[1] += number(r["aborts"]) or 0
+    return {key: [aborts / commits for commits, aborts in by_repeat.values() if commits]
+            for key, by_repeat in runs.items()}
+
+
+def block_rate(blocks, s, mode, clients, function):
+    """Median aborts per 1,000 commits of one atomic block at one point, or None."""
+    values = blocks.get((s, mode, clients, function))
+    return 1000 * statistics.median(values) if values else None
+
+
+def blocks_table(out, s, blocks, modes, clients_list):
+    """Aborts per 1,000 commits of each atomic block (the module's critical sections)."""
+    functions = sorted({k[3] for k in blocks if k[0] == s})
+    tm_modes = [m for m in TM_MODES if m in modes and any(k[1] == m for k in blocks)]
+    if not functions or not tm_modes:
+        return
+    out.append("aborts per 1,000 commits per atomic block (median of the repeats; libtm's LIBTM_STATS)")
+    out.append(f"{'clients':>7} {'block':<26}" + "".join(f" {MODE_SHORT[m]:>8}" for m in tm_modes))
+    for c in clients_list:
+        for function in functions:
+            cells = [block_rate(blocks, s, m, c, function) for m in tm_modes]
+            out.append(f"{c:>7} {function:<26}" + "".join(f" {v:8.2f}" if v is not None else f" {'-':>8}"
+                                                          for v in cells))
+
+
 def rtm_absent(notes):
     return any("RTM absent" in n for n in notes)
 
@@ -202,7 +242,7 @@ def cpu_table(out, s, points, modes, clients_list):
         out.append(line)
 
 
-def write_table(path, notes, command, points, exponents, modes, clients_list):
+def write_table(path, notes, command, points, exponents, modes, clients_list, blocks=None):
     out = []
     out.append("Apache cache study (man2html through httpd 2.4, Zipf URL lists, siege)")
     out.append(f"command: {command}" if command else "")
@@ -227,6 +267,8 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
             ratio_cols.append(("tm/lock", "mem-tm", "mem-lock"))
         if "mem-tm-sw" in modes and "mem-lock" in modes:
             ratio_cols.append(("tm-sw/lock", "mem-tm-sw", "mem-lock"))
+        if "mem-tm" in modes and "mem-tm-base" in modes:
+            ratio_cols.append(("tm/tm-base", "mem-tm", "mem-tm-base"))
         if "disk" in modes:
             ratio_cols += [(f"{MODE_SHORT[m]}/disk", m, "disk") for m in best_mem]
         head += "".join(f" {name:>18}" for name, _, _ in ratio_cols)
@@ -257,6 +299,7 @@ def write_table(path, notes, command, points, exponents, modes, clients_list):
                     line += f" {p.median(p.aborts_per_tx):11.4f}" if p and p.aborts_per_tx else f" {'-':>11}"
             out.append(line)
         cpu_table(out, s, points, modes, clients_list)
+        blocks_table(out, s, blocks or {}, modes, clients_list)
         out.append("")
     g = goals("apache_bench")
     goals_tm, goals_disk = goal_points(points, exponents, modes, clients_list)
@@ -469,3 +512,32 @@ def readme_table(points, s):
                      f"{1000 * tm.median(tm.aborts_per_tx):.1f}" if tm and tm.aborts_per_tx else "-"])
     return markdown_table(head, rows)
 
+
+
+def baseline_table(points, blocks, s):
+    """Markdown: a change of the module (mem-tm) against the build before it (mem-tm-base), by
+    clients: requests/s, their paired ratio, libtm's aborts per 1,000 requests (not per
+    transaction: open transactions are commits of their own) and per 1,000 commits of the
+    hit's and the insert's atomic blocks; mem, lock for the noise."""
+    def rate(p):
+        if not p or not p.rates:
+            return "-"
+        low, high = p.spread()
+        return f"{p.median():.0f} ({low:.0f}-{high:.0f})"
+
+    def pair(values):
+        return " / ".join("-" if v is None else f"{v:.2f}" for v in values)
+    def per_request(p):
+        values = [number(r["tm_aborts"]) / number(r["requests"]) for r in p.rows
+                  if number(r.get("requests")) and number(r.get("tm_aborts")) is not None] if p else []
+        return 1000 * statistics.median(values) if values else None
+    head = ["clients", "mem, lock", "tm, before", "tm, after", "after/before",
+            "aborts per 1,000 requests", "per 1,000 hits (open_entity)", "per 1,000 inserts (create_entity)"]
+    rows = []
+    for c in sorted({k[2] for k in points if k[0] == s}):
+        base, tm = points.get((s, "mem-tm-base", c)), points.get((s, "mem-tm", c))
+        rows.append([str(c), rate(points.get((s, "mem-lock", c))), rate(base), rate(tm), ratio_text(tm, base)[0],
+                     pair([per_request(base), per_request(tm)]),
+                     pair([block_rate(blocks, s, m, c, "mem_open_entity") for m in ("mem-tm-base", "mem-tm")]),
+                     pair([block_rate(blocks, s, m, c, "mem_create_entity") for m in ("mem-tm-base", "mem-tm")])])
+    return markdown_table(head, rows)

@@ -118,6 +118,16 @@ def apache_s2():
     return apache_bench.readme_table(points, "2")
 
 
+def apache_open_lru():
+    """LRU's use counter in open transactions against the module before (mem-tm-base)."""
+    notes, _, points = apache_bench.load(results("apache-open-lru.csv"))
+    blocks = apache_bench.load_blocks(results("apache-open-lru-blocks.csv"))
+    run = notes[0].split(": ", 1)[-1] if notes else ""
+    return caption(f"{run}; requests/s median (min-max); after/before: median of the per-repeat "
+                   "ratios [lowest-highest]; aborts: median of the repeats") + \
+        apache_bench.baseline_table(points, blocks, "2")
+
+
 # ---- the top README's headline --------------------------------------------------------------------
 def headline():
     """One row per goal of every study: what it asks, what was measured, the verdict."""
@@ -158,6 +168,7 @@ BLOCKS = {
     "quake-sched": quake_sched_table,
     "quake-qc": quake_qc_table,
     "apache-s2": apache_s2,
+    "apache-open-lru": apache_open_lru,
 }
 
 

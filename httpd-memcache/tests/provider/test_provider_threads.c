@@ -101,11 +101,11 @@ static void *work(void *opaque)
     return NULL;
 }
 
-static void test_threads_share_one_cache(void **state)
+static void threads_share_one_cache(const char *policy)
 {
-    (void)state;
     fixture_t *f = fixture_start("MCacheSize", "64", "MCacheMaxObjectCount", "8",
-                                 "MCacheMaxObjectSize", "20000", "MCacheMaxStreamingBuffer", "20000", NULL);
+                                 "MCacheMaxObjectSize", "20000", "MCacheMaxStreamingBuffer", "20000",
+                                 "MCacheRemovalAlgorithm", policy, NULL);
     for (int k = 0; k < KEYS; k++) {
         names[k] = apr_psprintf(f->config_pool, "k%d", k);
         keys[k] = key_for(f, apr_psprintf(f->config_pool, "/page?%d", k));
@@ -152,10 +152,24 @@ static void test_threads_share_one_cache(void **state)
     fixture_stop(f);
 }
 
+static void test_threads_share_one_cache(void **state)
+{
+    (void)state;
+    threads_share_one_cache("GDSF");
+}
+
+/* LRU: in tm mode on libtm its use counter is drawn in open transactions. */
+static void test_threads_share_one_lru_cache(void **state)
+{
+    (void)state;
+    threads_share_one_cache("LRU");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_share_one_cache),
+        cmocka_unit_test(test_threads_share_one_lru_cache),
     };
     return FIXTURE_RUN_TESTS("provider: threads", tests);
 }

@@ -247,6 +247,29 @@ class ApacheBench(unittest.TestCase):
                                ">= 1.3) at 4 clients; not met (every repeat below) at 8 clients")
 
 
+class ApacheBaseline(unittest.TestCase):
+    """A change of the module (mem-tm) against its baseline build (mem-tm-base)."""
+
+    def setUp(self):
+        _, _, self.points = apache_bench.load(fixture("apache-open.csv"))
+        self.blocks = apache_bench.load_blocks(fixture("apache-open-blocks.csv"))
+
+    def test_block_rates(self):
+        # "s2" and "2" name the same exponent; medians of the repeats' aborts per commit
+        self.assertEqual(apache_bench.block_rate(self.blocks, "2", "mem-tm-base", 2, "mem_open_entity"), 5.5)
+        self.assertEqual(apache_bench.block_rate(self.blocks, "2", "mem-tm", 2, "mem_open_entity"), 2.0)
+        self.assertEqual(apache_bench.block_rate(self.blocks, "2", "mem-tm", 2, "mem_create_entity"), None)
+        # one function at two places (two blocks): their counts add up, 2 aborts in 1,000 commits
+        self.assertEqual(apache_bench.block_rate(self.blocks, "2", "mem-tm", 2, "next_use_tick"), 2.0)
+
+    def test_table(self):
+        table = apache_bench.baseline_table(self.points, self.blocks, "2")
+        # after/before paired by repeat: 1000/800 and 900/1000; aborts per 1,000 requests:
+        # medians of 40/4000, 60/5000 and of 10/5000, 40/4500
+        self.assertEqual(table[-1], "| 2 | 1050 (1000-1100) | 900 (800-1000) | 950 (900-1000) | 1.07 [0.90-1.25] "
+                                    "| 11.00 / 5.44 | 5.50 / 2.00 | 10.00 / - |")
+
+
 class TmStatsCsv(unittest.TestCase):
     def run_it(self, *args):
         files = [fixture("tm-stats/a.json"), fixture("tm-stats/b.json")]
