@@ -73,5 +73,6 @@ define check_server
 @$(TEST_CASE) qwsv-timeout --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-timeout.sh
 @$(TEST_CASE) qwsv-waitall --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-waitall.sh
 @$(TEST_CASE) qwsv-mvdsv-peer --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-mvdsv-peer.sh
+@$(TEST_CASE) qwsv-mvdsv-scoreboard --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-mvdsv-scoreboard.sh
 @$(TEST_CASE) qwsv-fuzz --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-fuzz.sh $(FUZZER)
 endef
