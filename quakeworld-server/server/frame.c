@@ -20,10 +20,11 @@
  * has a packet queued (up to 1 s, so a vanished client cannot stall the server), which is the
  * "each worker waits for a packet from each of its clients" rule of the paper.
  *
- * U (master only): advances time, drops clients that asked or timed out, moves rockets and
- * respawns items (game physics for non-player entities), and starts the frame's global event
- * buffer. RP is the only phase with concurrent writes to shared state; those happen inside
- * the sections of sync/critical_sections.h.
+ * U (master only): advances time, drops clients that asked or timed out, announces frags
+ * that changed (net/scoreboard.h), moves rockets and respawns items (game physics for
+ * non-player entities), and starts the frame's global event buffer. RP is the only phase
+ * with concurrent writes to shared state; those happen inside the sections of
+ * sync/critical_sections.h.
  *
  * -sched lpt (sched/sched.h) changes who serves whom, not the phases: U begins with the serial
  * phase (what the last RP's jobs deferred) and ends with planning this frame's jobs; in RP
@@ -48,6 +49,7 @@
 #include "net/connectionless.h"
 #include "net/events.h"
 #include "net/reliable.h"
+#include "net/scoreboard.h"
 #include "net/send.h"
 #include "net/socket.h"
 #include "sched/sched.h"
@@ -225,6 +227,7 @@ static void run_u(void)
         if (sv.realtime - cl->netchan.last_received > sv.opt.client_timeout)
             sv_client_free(cl, "timed out");
     }
+    sv_scoreboard_frame();
 
     double dt = sv.realtime - sv.last_physics;
     if (dt >= 0.013) {

@@ -10,6 +10,7 @@
 #include "frame.h"
 #include "game/game.h"
 #include "log.h"
+#include "net/scoreboard.h"
 #include "net/socket.h"
 #include "options.h"
 #include "sched/sched.h"
@@ -33,6 +34,8 @@ int main(int argc, char **argv)
     sv_stats_init(sv.opt.threads);
     sv.challenge_seed = (unsigned)time(NULL) ^ (unsigned)sv.opt.port;
     sv_game_init_players();
+    /* the C game sends a kill's frags itself, inside the kill's section (game/combat.c) */
+    sv_scoreboard_game_announces_frags(true);
 
     char err[1024];
     if (!sv_admin_start(err, sizeof err)) {

@@ -189,8 +189,8 @@ static void usage(FILE *out)
             print_option(out, &options[i]);
     fputs("\n"
 "Console commands (also in DIR/id1/server.cfg, run first, on stdin and over rcon):\n"
-"  +set NAME VALUE   set a cvar: hostname, maxclients, timelimit (minutes), fraglimit,\n"
-"                    rcon_password, sv_gamedir, sv_maplist (the rotation), ...\n"
+"  +set NAME VALUE   set a cvar: hostname, maxclients, maxspectators, timelimit (minutes),\n"
+"                    fraglimit, rcon_password, sv_gamedir, sv_maplist (the rotation), ...\n"
 "  +map NAME         the map to run (like -map)\n"
 "  +exec FILE        run the commands of DIR/id1/FILE\n"
 "  +COMMAND ARGS     any console command; they run in order after server.cfg\n"

@@ -160,10 +160,12 @@ static void write_entities(sv_client *cl, qw_sizebuf *sb, const uint8_t *pvs)
     qw_write_short(sb, 0);
 }
 
-/* The round trip of the frame the client's last packet acknowledges. Measured here in S by
- * the client's own worker: in RP others read the ping (a newcomer's scoreboard). */
+/* The round trip of the frame the client's last packet acknowledges, and the packet loss
+ * its moves report. Measured and copied here in S by the client's own worker: in RP others
+ * read them (scoreboards, net/scoreboard.h). */
 static void update_ping(sv_client *cl)
 {
+    cl->packet_loss = cl->loss_reported;
     sv_client_frame *acked = &cl->frames[cl->netchan.incoming_acknowledged & QW_UPDATE_MASK];
     if (acked->senttime > 0) {
         double rtt = (sv.realtime - acked->senttime) * 1000.0;
