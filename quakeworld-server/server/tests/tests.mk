@@ -23,7 +23,7 @@ TSAN_SRCS := $(SV_ALL_SRCS) $(wildcard $(PROTO)/*.c $(WORLD)/*.c)
 $(TSAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/*/*.h $(PROTO)/*.h $(WORLD)/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -pthread $(SV_INCLUDES) \
-	    $(TSAN_SRCS) -o $@ -lm -lnettle
+	    $(TSAN_SRCS) -o $@ -lm -lnettle -lz
 
 # The fuzzer is built only where clang-14 exists (its test then says it was skipped).
 FUZZER    := $(SV_TESTDIR)/fuzz_parse
