@@ -49,6 +49,7 @@
 #include "net/connectionless.h"
 #include "net/events.h"
 #include "net/reliable.h"
+#include "net/replay.h"
 #include "net/scoreboard.h"
 #include "net/send.h"
 #include "net/socket.h"
@@ -56,6 +57,7 @@
 #include "server.h"
 #include "stats/counters.h"
 #include "stats/frame_stats.h"
+#include "stats/game_work.h"
 #include "stats/print.h"
 
 static pthread_barrier_t frame_barrier;
@@ -176,7 +178,9 @@ static void wait_readable(double seconds)
     select(sv.sock + 1, &set, NULL, NULL, &tv);
 }
 
-/* Waits for and queues this frame's packets. */
+/* Waits for and queues this frame's packets: the socket's, and those of -replay's virtual
+ * clients (net/replay.h), which never wait for the socket: in closed loop theirs are queued
+ * already, at the trace's pace they say when the next is due. */
 static void receive_phase(void)
 {
     double t0 = sv_clock();
@@ -184,6 +188,7 @@ static void receive_phase(void)
     if (sv.opt.waitall) {
         double deadline = t0 + 1.0;
         receive_packets();
+        sv_replay_queue_due(sv.realtime);
         while (!all_clients_have_packets() && !atomic_load(&quit_requested)) {
             double left = deadline - sv_clock();
             if (left <= 0)
@@ -191,12 +196,21 @@ static void receive_phase(void)
             wait_readable(left < 0.01 ? left : 0.01);
             sv.realtime = sv_clock();
             receive_packets();
+            sv_replay_queue_due(sv.realtime);
         }
     } else {
         /* wake for packets, or at least every 10 ms for physics and timeouts */
-        wait_readable(0.010);
+        double wait = 0.010;
+        if (sv_replay_running()) {
+            double due = sv_replay_queue_due(t0);
+            wait = due < wait ? due : wait;
+        }
+        if (wait > 0)
+            wait_readable(wait);
         sv.realtime = sv_clock();
         receive_packets();
+        if (sv_replay_running())
+            sv_replay_queue_due(sv.realtime);
     }
     sv_stats_thread()->idle_seconds += sv_clock() - t0;
 }
@@ -236,6 +250,7 @@ static void run_u(void)
         sv.time += dt;
         sv.last_physics = sv.realtime;
         sv_game_physics(dt);
+        sv_game_work_look_items();
     }
     sv_stats_thread()->u_seconds += sv_clock() - t0;
     sv_sched_plan_frame(); /* after U: the tree is up to date (jobs_ms) */

@@ -10,6 +10,7 @@
 #include "frame.h"
 #include "game/game.h"
 #include "log.h"
+#include "net/replay.h"
 #include "net/scoreboard.h"
 #include "net/socket.h"
 #include "options.h"
@@ -38,7 +39,11 @@ int main(int argc, char **argv)
     sv_scoreboard_game_announces_frags(true);
 
     char err[1024];
-    if (!sv_admin_start(err, sizeof err)) {
+    if (sv.opt.replay && !sv_replay_load(err, sizeof err)) {
+        fprintf(stderr, "qwsv: %s\n", err);
+        return 1;
+    }
+    if (!sv_admin_start(err, sizeof err) || (sv.opt.replay && !sv_replay_start(err, sizeof err))) {
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
     }

@@ -125,6 +125,8 @@ typedef struct sv_client {
     uint8_t *download;
     int download_size, download_pos;
 
+    struct sv_replay_client *replay;  /* a virtual client of -replay, NULL for a network one */
+
     /* rate-limited logging of bad packets */
     double bad_log_time;
     int bad_suppressed;
@@ -286,6 +288,9 @@ typedef struct sv_options {
     bool waitall;
     double quit_after;                /* -quitafter: seconds until the server stops (0 = never) */
     const char *logfile;              /* -logfile FILE, NULL = none */
+    const char *replay;               /* -replay TRACE, NULL = none (net/replay.h) */
+    int replay_clients;               /* -replayclients N, 0 = the trace's bots */
+    double replay_speed;              /* -replayspeed F, 0 = closed loop */
     double client_timeout;            /* seconds of silence before a client is dropped */
     int fraglimit;
 } sv_options;

@@ -45,7 +45,7 @@ void sv_client_free(sv_client *cl, const char *reason)
     if (cl->state == CL_FREE)
         return;
     bool was_spawned = cl->state == CL_SPAWNED;
-    if (reason) {
+    if (reason && !cl->replay) {
         /* tell the client, unreliably (it may be gone) */
         uint8_t msg[1] = {svc_disconnect}, pkt[QW_MAX_PACKET];
         sv_reliable_clear(cl);
@@ -53,8 +53,9 @@ void sv_client_free(sv_client *cl, const char *reason)
         cl->netchan.reliable_length = 0;
         size_t n = qw_netchan_transmit(&cl->netchan, msg, 1, pkt, sizeof pkt);
         sv_net_send(&cl->addr, pkt, n);
-        sv_log("%s dropped: %s", cl->name, reason);
     }
+    if (reason)
+        sv_log("%s dropped: %s", cl->name, reason);
     if (was_spawned || sv.players[cl->slot].active)
         sv_game_remove_player(cl->slot);
     cl->state = CL_FREE;
