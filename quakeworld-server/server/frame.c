@@ -59,8 +59,9 @@
 #include "stats/frame_stats.h"
 #include "stats/game_work.h"
 #include "stats/print.h"
+#include "sync/barrier.h"
 
-static pthread_barrier_t frame_barrier;
+static sv_barrier frame_barrier;
 static atomic_bool quit_requested;
 static bool stopping;
 
@@ -72,7 +73,7 @@ void sv_frame_request_quit(void)
 static void barrier_wait(void)
 {
     double t0 = sv_clock();
-    pthread_barrier_wait(&frame_barrier);
+    sv_barrier_wait(&frame_barrier);
     sv_stats_thread()->wait_seconds += sv_clock() - t0;
 }
 
@@ -266,7 +267,7 @@ void sv_frame_run(void)
 {
     int n = sv.opt.threads;
     pthread_t threads[SV_MAX_THREADS];
-    pthread_barrier_init(&frame_barrier, NULL, (unsigned)n);
+    sv_barrier_init(&frame_barrier, (unsigned)n);
     for (int i = 1; i < n; i++)
         pthread_create(&threads[i], NULL, worker_main, (void *)(intptr_t)i);
     signal(SIGINT, on_signal);
@@ -298,7 +299,6 @@ void sv_frame_run(void)
     barrier_wait(); /* releases the workers, which see `stopping` and exit */
     for (int i = 1; i < n; i++)
         pthread_join(threads[i], NULL);
-    pthread_barrier_destroy(&frame_barrier);
     for (int i = 0; i < SV_MAX_CLIENTS; i++)
         if (sv.clients[i].state >= CL_CONNECTED)
             sv_client_free(&sv.clients[i], "server shutting down");
