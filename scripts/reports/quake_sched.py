@@ -59,10 +59,18 @@ def mode_order(modes):
     return sorted(modes, key=lambda m: list(NAMES).index(m) if m in NAMES else 99)
 
 
+def clients(row):
+    """Who the run's clients were: qwbot's scripted bots, or (--load replay) virtual clients
+    replaying the map's fight trace inside the server."""
+    if row.get("load") == "replay":
+        return f"{row['bots']} virtual clients replaying a fight trace in the server"
+    return f"{row['bots']} scripted bots"
+
+
 def table(points, rows):
     lines = []
     first = rows[0]
-    lines.append(f"quake-bench --sched, run {first['run']}: {first['bots']} scripted bots at speed "
+    lines.append(f"quake-bench --sched, run {first['run']}: {clients(first)} at speed "
                  f"{first['speed']} (1 = 77 moves/s each), {first['duration_s']} s measured per "
                  f"point once every bot was in the game; load average at the start of each point "
                  f"{min(number(r, 'load_avg') or 0 for r in rows):.2f}-"
@@ -217,7 +225,7 @@ def plot(points, png, rows):
             ax.set_ylim(bottom=0)
             ax.legend(fontsize=8)
     first = rows[0]
-    fig.suptitle(f"qwsv -sched lpt vs static: {first['bots']} scripted bots at speed {first['speed']} "
+    fig.suptitle(f"qwsv -sched lpt vs static: {clients(first)} at speed {first['speed']} "
                  f"(run {first['run']})")
     fig.tight_layout()
     fig.savefig(png, dpi=90)
