@@ -6,6 +6,8 @@
 # when mvdsv, ktx or the shared data are missing.
 # MVDSV_EXTRA_MAP=FILE.bsp adds a map of our own (e.g. from qwmapgen) beside the shared ones:
 # DIR/id1 is then a folder of links to the shared files plus that map.
+# MVDSV_QWPROGS=FILE runs QuakeWorld's own game in QuakeC (id's qwprogs.dat) instead of ktx:
+# mvdsv -progtype 0 with FILE as DIR/qw/qwprogs.dat, deathmatch 1 (ktx is then not needed).
 #   -h, --help: this text
 set -euo pipefail
 usage="usage: mvdsv-server.sh DIR PORT [MAP] [MAXCLIENTS]   (-h, --help: more)"
@@ -31,7 +33,11 @@ progs=/usr/lib/quakeworld/ktx/qwprogs.so
 
 [ -d "$shared/quake/id1/maps" ] || { echo "skip: $shared/quake (the free Quake data) is missing"; exit 77; }
 [ -x "$mvdsv" ] || { echo "skip: mvdsv is not installed (Debian package mvdsv)"; exit 77; }
-[ -d "$ktx" ] && [ -f "$progs" ] || { echo "skip: ktx is not installed (Debian package ktx)"; exit 77; }
+qwprogs=${MVDSV_QWPROGS:-}
+if [ -z "$qwprogs" ]; then
+    [ -d "$ktx" ] && [ -f "$progs" ] || { echo "skip: ktx is not installed (Debian package ktx)"; exit 77; }
+fi
+[ -z "$qwprogs" ] || [ -f "$qwprogs" ] || { echo "mvdsv-server.sh: MVDSV_QWPROGS $qwprogs does not exist" >&2; exit 2; }
 extra=${MVDSV_EXTRA_MAP:-}
 
 mkdir -p "$dir"
@@ -47,6 +53,22 @@ else
     ln -sfn "$id1" "$dir/id1"
 fi
 [ -f "$dir/id1/maps/$map.bsp" ] || { echo "mvdsv-server.sh: no map $map in $dir/id1/maps" >&2; exit 2; }
+if [ -n "$qwprogs" ]; then
+    mkdir -p "$dir/qw"
+    ln -sf "$(cd "$(dirname "$qwprogs")" && pwd)/$(basename "$qwprogs")" "$dir/qw/qwprogs.dat"
+    cat > "$dir/qw/server.cfg" <<CFG
+deathmatch 1
+teamplay 0
+timelimit 0
+fraglimit 0
+maxclients $maxclients
+sv_getrealip 0
+sv_mapcheck 1
+CFG
+    cd "$dir"
+    exec "$mvdsv" -basedir "$dir" -game qw -progtype 0 -ip 127.0.0.1 -port "$port" \
+        +exec server.cfg +map "$map"
+fi
 rm -rf "$dir/ktx"
 cp -r "$ktx" "$dir/ktx"
 ln -sfn "$progs" "$dir/ktx/qwprogs.so"

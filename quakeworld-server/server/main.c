@@ -14,6 +14,7 @@
 #include "net/scoreboard.h"
 #include "net/socket.h"
 #include "options.h"
+#include "qcgame/qcgame.h"
 #include "sched/sched.h"
 #include "server.h"
 #include "stats/counters.h"
@@ -35,10 +36,16 @@ int main(int argc, char **argv)
     sv_stats_init(sv.opt.threads);
     sv.challenge_seed = (unsigned)time(NULL) ^ (unsigned)sv.opt.port;
     sv_game_init_players();
-    /* the C game sends a kill's frags itself, inside the kill's section (game/combat.c) */
+    /* both games send a player's changed frags themselves: the C game inside the kill's
+     * section (game/combat.c), QuakeWorld's game in U (qcgame/world_frame.c) */
     sv_scoreboard_game_announces_frags(true);
 
     char err[1024];
+    sv_qcgame_choose(sv.opt.basedir, sv.opt.game, sv.opt.progs, err, sizeof err);
+    if (err[0]) {
+        fprintf(stderr, "qwsv: %s\n", err);
+        return 1;
+    }
     if (sv.opt.replay && !sv_replay_load(err, sizeof err)) {
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
@@ -58,11 +65,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
     }
-    sv_log("qwsv listening on %s:%d, map %s, %d thread(s), sync %s, sched %s%s",
-           sv.opt.ip ? sv.opt.ip : "*", sv.opt.port, sv.opt.map, sv.opt.threads,
+    sv_log("qwsv listening on %s:%d, map %s, game %s, %d thread(s), sync %s, sched %s%s",
+           sv.opt.ip ? sv.opt.ip : "*", sv.opt.port, sv.opt.map,
+           sv_game_qc ? "QuakeC" : "C deathmatch", sv.opt.threads,
            sv_sync_name(sv.opt.sync), sv_sched_name(sv.opt.sched),
            sv.opt.waitall ? ", waitall" : "");
     sv_frame_run();
+    if (sv_game_qc)
+        sv_qcgame_report_functions(sv.opt.qc_functions);
     sv_log("qwsv stopped");
     return 0;
 }

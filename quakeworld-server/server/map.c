@@ -15,6 +15,7 @@
 #include "game/targets.h"
 #include "game/triggers.h"
 #include "log.h"
+#include "qcgame/qcgame.h"
 #include "qw_map_checksum.h"
 #include "server.h"
 
@@ -446,12 +447,17 @@ bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen
 
     load_chktbl(basedir);
 
-    precache();
-    num_statics = 0;
-    sv.num_entities = SV_FIRST_NONPLAYER;
-    if (!spawn_entities(err, errlen))
-        return false;
-    build_signon();
+    if (sv_game_qc) {
+        if (!sv_qcgame_spawn_map(err, errlen))
+            return false;
+    } else {
+        precache();
+        num_statics = 0;
+        sv.num_entities = SV_FIRST_NONPLAYER;
+        if (!spawn_entities(err, errlen))
+            return false;
+        build_signon();
+    }
     sv_cvar_build_serverinfo();
     sv.spawncount++; /* sign-on commands of an earlier map are stale */
     sv_log("map %s loaded: %d spawn points, %d entities, %d models, checksum2 %u", sv.mappath,

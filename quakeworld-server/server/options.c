@@ -44,6 +44,19 @@ static const option options[] = {
     {"-basedir", "DIR", "directory holding id1/maps/NAME.bsp (e.g. ../shared/quake or a "
      "directory made by qwmapgen); DIR/protocol/chktbl.bin, if present, enables the clc_move "
      "checksum check (or set QW_CHKTBL=FILE)", OPT_TEXT, FIELD(basedir), .needs = "a directory"},
+    {"-game", "DIR", "the game directory under -basedir searched first for qwprogs.dat "
+     "(QuakeWorld's game in QuakeC), before qw/ and id1/; without any the C deathmatch runs",
+     OPT_TEXT, FIELD(game), .needs = "a directory name"},
+    {"-progs", "FILE", "the QuakeC game to run (a progs.dat of version 6, e.g. "
+     "../shared/quake/qw/qwprogs.dat); \"none\": the C deathmatch even where a qwprogs.dat "
+     "is found", OPT_TEXT, FIELD(progs), .needs = "a file name or none"},
+    {"-qcsharedscratch", NULL, "keep the scratch globals of QuakeWorld's game (multi_damage, "
+     "blood_org, damage_attacker, activator, ...) shared between threads, as one copy (by "
+     "default each thread has its own: see the README's \"QuakeC inside the sections\")",
+     OPT_FLAG, FIELD(qc_shared_scratch)},
+    {"-qcfunctions", "FILE", "on exit, write every function of the QuakeC game with how often "
+     "it ran (\"never\" for those not reached); the log says how many were reached",
+     OPT_TEXT, FIELD(qc_functions), .needs = "a file name"},
     {"-map", "NAME", "map to run (crateprefab_dm, lqdm2, ...)", OPT_COMMAND,
      .needs = "a map name", .command = "map"},
     {"-port", "N", "UDP port (default {default})", OPT_INT, FIELD(port),

@@ -248,8 +248,9 @@ typedef struct sv_entity {
 
 /* One message of the global state buffer and who may receive it: clients whose leaf is in
  * the PHS (sounds, explosions: what can be heard) or the PVS (gunshots, blood: what can be
- * seen) of the leaf where it happened. */
-typedef enum { EVENT_HEARD, EVENT_SEEN } sv_event_reach;
+ * seen) of the leaf where it happened, or everybody (QuakeC's MULTICAST_ALL, MSG_BROADCAST,
+ * sounds without attenuation). */
+typedef enum { EVENT_HEARD, EVENT_SEEN, EVENT_ALL } sv_event_reach;
 typedef struct sv_event {
     uint16_t offset, len;             /* bytes in the frame's data */
     int leaf;                         /* world leaf of its origin */
@@ -276,6 +277,12 @@ typedef struct sv_options {
     int port;
     const char *ip;
     const char *basedir;
+    const char *game;                 /* -game DIR: where qwprogs.dat is looked for first */
+    const char *progs;                /* -progs FILE: the QuakeC game ("none": the C game) */
+    bool qc_shared_scratch;           /* -qcsharedscratch: QuakeC's per-shot scratch globals
+                                         stay shared (qcgame/calls.c) */
+    const char *qc_functions;         /* -qcfunctions FILE: every QuakeC function and how
+                                         often it ran, written on exit */
     const char *map;
     int threads;
     sv_sync_mode sync;

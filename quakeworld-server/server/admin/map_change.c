@@ -7,6 +7,7 @@
 
 #include "admin/cvar.h"
 #include "clock.h"
+#include "game/game.h"
 #include "log.h"
 #include "map.h"
 #include "net/client.h"
@@ -149,14 +150,15 @@ static void send_to_new_map(sv_client *cl)
 
 void sv_mapchange_frame(void)
 {
-    if (!pending[0])
-        check_limits();
+    if (!pending[0] && !sv_game_qc)
+        check_limits(); /* QuakeWorld's game keeps its own limits (and intermission) */
     if (!pending[0])
         return;
     char name[64], previous[64], err[1024];
     snprintf(name, sizeof name, "%s", pending);
     snprintf(previous, sizeof previous, "%s", sv.mapname);
     pending[0] = 0;
+    sv_game_map_ending(); /* the players' spawn parms for the next map */
     sv_map_unload();
     if (!sv_map_load(sv.opt.basedir, name, err, sizeof err)) {
         /* it was checked when requested: the file changed since */

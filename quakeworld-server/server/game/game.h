@@ -1,14 +1,18 @@
-/* The deathmatch game in C, as the engine sees it: players, weapons (axe, shotgun hitscan,
- * rockets with splash damage), items with pickup and respawn, damage, death, frags, respawn,
- * teleporters. Implemented in game/, one file per concern the way QuakeC splits its game
- * rules: player.c (client.qc), weapons.c, combat.c, items.c, triggers.c, entities.c, and
- * think.c for what moves by itself in U.
+/* The game, as the engine sees it: one interface for two games. QuakeWorld's own game in
+ * QuakeC (qwprogs.dat, run by the interpreter in progs/ through the glue in qcgame/) when a
+ * progs file is found at start-up (qcgame/qcgame.h says where it looks), else the deathmatch
+ * written in C (game/, split the way QuakeC splits its game rules: player.c (client.qc),
+ * weapons.c, combat.c, items.c, triggers.c, entities.c, and think.c for what moves by itself
+ * in U). The sv_game_* functions below dispatch to one or the other (game/game.c).
  * Functions marked LIBTM_SAFE run inside critical sections (see sync/critical_sections.h). */
 #ifndef SV_GAME_H
 #define SV_GAME_H
 
 #include "server.h"
 #include "sync/region.h"
+
+/* True when the QuakeC game runs (set once at start-up, before the first map). */
+extern bool sv_game_qc;
 
 /* map load (master, single-threaded) */
 void sv_game_spawn_item(int item, const float origin[3]);
@@ -26,8 +30,19 @@ LIBTM_SAFE bool sv_game_spawn_player(int slot);
 /* RP, inside CS_SPAWN_PLAYER: a spectator enters, above a spawn point, in nobody's way. */
 LIBTM_SAFE void sv_game_spawn_spectator(int slot);
 /* RP, inside CS_MOVE_COMMAND: one movement command of a spawned client (a spectator's
- * flies it through walls and touches nothing). */
+ * flies it through walls and touches nothing). False when the command failed: the section
+ * is cancelled in the transactional modes, and sv_game_failed says what to do. */
 LIBTM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd);
+/* RP, inside CS_MOVE_COMMAND: the "kill" command (suicide). */
+LIBTM_SAFE bool sv_game_client_kill(int slot);
+/* After a section whose game call returned false (outside the section): the C game's only
+ * failure is a reliable queue overflowing, and the client is dropped; a QuakeC runtime error
+ * is reported (rate-limited) and the client plays on, unless it happened while it entered
+ * the game (`entering`). Master or the client's worker. */
+void sv_game_failed(sv_client *cl, bool entering);
+/* Whether a movement command may fail half way (QuakeC: any runtime error), so that it must
+ * run in a cancellable section. */
+bool sv_game_commands_may_fail(void);
 /* What did the damage (for obituaries). */
 typedef enum {
     DMG_SHOTGUN, DMG_AXE, DMG_ROCKET, DMG_TELEFRAG, DMG_SUICIDE, DMG_DROWN, DMG_SLIME,
@@ -65,8 +80,30 @@ void sv_game_deferred_shots(int threads, int *shots, int *rockets);
 /* master only (U or between frames) */
 void sv_game_remove_player(int slot);
 void sv_game_physics(double dt);
+/* Before the map is unloaded for a map change: the players' spawn parms are saved (QuakeC's
+ * SetChangeParms), to be handed to PutClientInServer on the next map. */
+void sv_game_map_ending(void);
 
-/* player stats as sent with svc_updatestat */
+/* S: player stats as sent with svc_updatestat, and the animation frame of player `slot`'s
+ * model in svc_playerinfo. */
 void sv_game_player_stats(int slot, int stats[QW_MAX_CL_STATS]);
+int sv_game_player_frame(int slot);
+/* The sign-on's light style i ("m": normal light; QuakeC sets its own). */
+const char *sv_game_lightstyle(int i);
+
+/* The C deathmatch's side of the interface (the files of game/). */
+LIBTM_SAFE bool sv_cgame_spawn_player(int slot);
+LIBTM_SAFE void sv_cgame_spawn_spectator(int slot);
+LIBTM_SAFE bool sv_cgame_run_command(sv_client *cl, const qw_usercmd *cmd);
+void sv_cgame_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out);
+void sv_cgame_action_box(int slot, float seconds, int commands, float mins[3], float maxs[3]);
+bool sv_cgame_command_fits(int slot, const qw_usercmd *cmd, const float mins[3],
+                           const float maxs[3]);
+void sv_cgame_finish_jobs(int threads);
+void sv_cgame_deferred_shots(int threads, int *shots, int *rockets);
+void sv_cgame_remove_player(int slot);
+void sv_cgame_physics(double dt);
+void sv_cgame_player_stats(int slot, int stats[QW_MAX_CL_STATS]);
+int sv_cgame_player_frame(int slot);
 
 #endif

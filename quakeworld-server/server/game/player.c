@@ -75,7 +75,7 @@ static const sv_spawnpoint *select_spawn_point(int slot)
     return &sv.spawnpoints[chosen];
 }
 
-LIBTM_SAFE bool sv_game_spawn_player(int slot)
+LIBTM_SAFE bool sv_cgame_spawn_player(int slot)
 {
     sv_player *p = &sv.players[slot];
     const sv_spawnpoint *sp = select_spawn_point(slot);
@@ -113,7 +113,7 @@ LIBTM_SAFE bool sv_game_spawn_player(int slot)
     return ok;
 }
 
-LIBTM_SAFE void sv_game_spawn_spectator(int slot)
+LIBTM_SAFE void sv_cgame_spawn_spectator(int slot)
 {
     sv_player *p = &sv.players[slot];
     const sv_spawnpoint *sp = &sv.spawnpoints[slot % sv.num_spawnpoints];
@@ -129,7 +129,7 @@ LIBTM_SAFE void sv_game_spawn_spectator(int slot)
     p->health = 0;
 }
 
-void sv_game_remove_player(int slot)
+void sv_cgame_remove_player(int slot)
 {
     sv_player *p = &sv.players[slot];
     qw_area_unlink_object(&p->link);
@@ -198,7 +198,7 @@ static void meet_job_players_where_they_are(qw_pmove *pm)
     }
 }
 
-void sv_game_finish_jobs(int threads)
+void sv_cgame_finish_jobs(int threads)
 {
     sv_relink_deferred();
     sv_weapons_run_deferred(threads);
@@ -268,7 +268,7 @@ SV_SECTION_FN static bool spawn_again(int slot)
     return ok;
 }
 
-LIBTM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
+LIBTM_SAFE bool sv_cgame_run_command(sv_client *cl, const qw_usercmd *cmd)
 {
     sv_player *p = &sv.players[cl->slot];
     if (p->spectator) {
@@ -328,7 +328,7 @@ static float clamped_speed(const sv_player *p)
     return qw_vec_length(v);
 }
 
-void sv_game_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out)
+void sv_cgame_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out)
 {
     const sv_player *p = &sv.players[slot];
     /* pmove looks PMOVE_RANGE around the start; the move itself stays within what the
@@ -344,13 +344,13 @@ void sv_game_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out)
         out->num_boxes = 2;
 }
 
-void sv_game_action_box(int slot, float seconds, int commands, float mins[3], float maxs[3])
+void sv_cgame_action_box(int slot, float seconds, int commands, float mins[3], float maxs[3])
 {
     const sv_player *p = &sv.players[slot];
     movement_box(p, ACTION_RANGE + ACTION_SLACK, clamped_speed(p), seconds, commands, mins, maxs);
 }
 
-bool sv_game_command_fits(int slot, const qw_usercmd *cmd, const float mins[3],
+bool sv_cgame_command_fits(int slot, const qw_usercmd *cmd, const float mins[3],
                           const float maxs[3])
 {
     const sv_player *p = &sv.players[slot];
@@ -374,7 +374,21 @@ void sv_game_arrival_box(const sv_entity *teleporter, float mins[3], float maxs[
     }
 }
 
-void sv_game_player_stats(int slot, int stats[QW_MAX_CL_STATS])
+/* Animation frame of progs/player.mdl from the player's state (id's frame order: axe run
+ * 0-5, rocket run 6-11, stand 12-16, ..., the first death sequence ends on frame 60). */
+int sv_cgame_player_frame(int slot)
+{
+    const sv_player *p = &sv.players[slot];
+    if (p->dead)
+        return 60;
+    float speed2 = p->velocity[0] * p->velocity[0] + p->velocity[1] * p->velocity[1];
+    int tick = (int)(sv.time * 10);
+    if (speed2 > 50.0f * 50.0f)
+        return (p->weapon == IT_AXE ? 0 : 6) + tick % 6;
+    return 12 + tick % 5;
+}
+
+void sv_cgame_player_stats(int slot, int stats[QW_MAX_CL_STATS])
 {
     sv_player *p = &sv.players[slot];
     memset(stats, 0, sizeof(int) * QW_MAX_CL_STATS);

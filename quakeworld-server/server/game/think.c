@@ -9,7 +9,7 @@
 #include "game/triggers.h"
 #include "game/weapons.h"
 
-void sv_game_physics(double dt)
+void sv_cgame_physics(double dt)
 {
     for (int n = SV_FIRST_NONPLAYER; n < sv.num_entities; n++) {
         sv_entity *e = &sv.entities[n];

@@ -292,7 +292,7 @@ void sv_weapons_run_deferred(int threads)
     }
 }
 
-void sv_game_deferred_shots(int threads, int *shots, int *rockets)
+void sv_cgame_deferred_shots(int threads, int *shots, int *rockets)
 {
     *shots = *rockets = 0;
     for (int t = 0; t < threads; t++) {

@@ -59,7 +59,7 @@ void sv_client_free(sv_client *cl, const char *reason)
     if (was_spawned || sv.players[cl->slot].active)
         sv_game_remove_player(cl->slot);
     cl->state = CL_FREE;
-    if (was_spawned && reason) {
+    if (was_spawned && reason && !sv_game_qc) { /* QuakeWorld's game says it (ClientDisconnect) */
         char text[128];
         snprintf(text, sizeof text, "%s left the game\n", cl->name);
         sv_broadcast_print(PRINT_HIGH, text);

@@ -177,7 +177,7 @@ static void cmd_spawn(sv_client *cl, const sv_args *a)
     for (int i = 0; i < QW_MAX_LIGHTSTYLES; i++) {
         qw_write_byte(&sb, svc_lightstyle);
         qw_write_byte(&sb, i);
-        qw_write_string(&sb, i == 0 ? "m" : "");
+        qw_write_string(&sb, sv_game_lightstyle(i));
     }
     qw_write_byte(&sb, svc_stufftext);
     qw_write_string(&sb, "skins\n");
@@ -226,7 +226,7 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
     bool ok;
     CRITICAL_SECTION_CANCELLABLE(CS_SPAWN_PLAYER, ok, enter_world(cl));
     if (!ok) {
-        sv_client_request_drop(cl, "reliable message overflow");
+        sv_game_failed(cl, true);
         return;
     }
     cl->delta_sequence = -1;
@@ -242,7 +242,8 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
     qw_sizebuf sb;
     qw_sizebuf_init(&sb, buf, sizeof buf);
     sv_scoreboard_write_update(&sb, cl->slot, &me);
-    CRITICAL_SECTION(CS_BROADCAST, sv_broadcast_print(PRINT_HIGH, text);
+    /* QuakeWorld's game in QuakeC says who entered itself (ClientConnect) */
+    CRITICAL_SECTION(CS_BROADCAST, if (!sv_game_qc) sv_broadcast_print(PRINT_HIGH, text);
                      sv_reliable_broadcast_about(cl->slot, buf, sb.cursize););
     sv_log("%.*s", (int)strlen(text) - 1, text);
 }
@@ -327,11 +328,9 @@ static void cmd_kill(sv_client *cl)
         sv_game_command_reach(cl->slot, NULL, &reach);
         sv_region_plan_move(cl->slot, &reach);
     }
-    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok,
-                                 sv_game_damage(cl->slot, cl->slot, 1000,
-                                                sv.players[cl->slot].origin, DMG_SUICIDE));
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_client_kill(cl->slot));
     if (!ok)
-        sv_client_request_drop(cl, "reliable message overflow");
+        sv_game_failed(cl, false);
 }
 
 /* Sends the next chunk of the file being downloaded. */

@@ -4,6 +4,8 @@
 #include "sched/job_plan.h"
 #include "sync/region.h"
 
+bool sv_events_per_thread;
+
 /* The parts of a frame's buffer in use: one per thread (see server.h). */
 static int parts(void)
 {
@@ -27,8 +29,9 @@ void sv_events_begin_frame(void)
  * NULL when the frame is full. */
 LIBTM_SAFE static sv_event_frame *event_begin(const float origin[3], sv_event_reach reach)
 {
-    /* a job of -sched lpt writes its worker's part: no other thread writes there in RP */
-    int part = sv_in_job() ? sv_thread_index : 0;
+    /* a job of -sched lpt writes its worker's part: no other thread writes there in RP; so
+     * does every section with sv_events_per_thread (the QuakeC game's sounds and multicasts) */
+    int part = sv_in_job() || sv_events_per_thread ? sv_thread_index : 0;
     sv_event_frame *ev = &sv.events[sv.framenum % SV_EVENT_FRAMES][part];
     if (ev->count == SV_FRAME_EVENTS || qw_sizebuf_free_space(&ev->buf) < EVENT_ROOM)
         return NULL;
@@ -81,10 +84,25 @@ LIBTM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float o
     sv_region_unlock_events();
 }
 
+LIBTM_SAFE bool sv_event_message(const float origin[3], int reach, const void *data, size_t len)
+{
+    if (len > QW_MAX_MSGLEN)
+        return false;
+    sv_region_lock_events();
+    sv_event_frame *ev = event_begin(origin, (sv_event_reach)reach);
+    bool room = ev && qw_sizebuf_free_space(&ev->buf) >= len;
+    if (room) {
+        qw_write_data(&ev->buf, data, len);
+        event_end(ev);
+    }
+    sv_region_unlock_events();
+    return room;
+}
+
 /* Whether a client in `leaf` receives event e (a client inside a wall gets everything). */
 static bool reaches(const sv_event *e, int leaf)
 {
-    if (leaf <= 0)
+    if (leaf <= 0 || e->reach == EVENT_ALL)
         return true;
     const uint8_t *row = e->reach == EVENT_HEARD ? qw_phs_row(sv.pvs, e->leaf)
                                                   : qw_pvs_row(sv.pvs, e->leaf);

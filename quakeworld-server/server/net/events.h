@@ -7,11 +7,20 @@
 
 #include "server.h"
 
+/* Whether each thread writes its own part of the frame's buffer in RP (set at start-up). The
+ * C deathmatch keeps the paper's one shared buffer (its head is shared: part of what makes
+ * move commands conflict); QuakeWorld's game makes several sounds and temp entities per
+ * shot, and writes each thread's part (qcgame/). */
+extern bool sv_events_per_thread;
+
 /* U (master): starts the current frame's buffer. */
 void sv_events_begin_frame(void);
 /* Unreliable: dropped when the frame's buffer is full. */
 LIBTM_SAFE void sv_event_temp_entity(int type, const float origin[3]);
 LIBTM_SAFE void sv_event_sound(int entnum, int channel, int sound, const float origin[3]);
+/* A message built by the caller (QuakeC's multicast and sounds), for the clients that
+ * `reach` (sv_event_reach) from origin. False when the frame's buffer is full. */
+LIBTM_SAFE bool sv_event_message(const float origin[3], int reach, const void *data, size_t len);
 
 /* S: appends to `out` the events of frames after `*last_frame` up to the current one that a
  * client standing at `origin` may receive (whole frames, as many as fit), and moves

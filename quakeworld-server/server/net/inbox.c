@@ -21,16 +21,18 @@ static __attribute__((noinline)) void run_command(sv_client *cl, const qw_usercm
         sv_game_command_reach(cl->slot, cmd, &reach);
         sv_region_plan_move(cl->slot, &reach);
     }
-    /* A move command fails only when a reliable queue overflows (a kill's messages), and is
-     * then undone whole (__transaction_cancel). Cancelling has a price: a transaction that may
-     * cancel must log its undo, so libtm cannot run it uninstrumented or in hardware. While
-     * every queue has room to spare it runs as a plain section; near overflow, cancellable. */
-    if (sv_reliable_queues_roomy())
+    /* The C game's move command fails only when a reliable queue overflows (a kill's
+     * messages), and is then undone whole (__transaction_cancel). Cancelling has a price: a
+     * transaction that may cancel must log its undo, so libtm cannot run it uninstrumented or
+     * in hardware. While every queue has room to spare it runs as a plain section; near
+     * overflow, cancellable. A QuakeC command may fail anywhere (a runtime error): always
+     * cancellable. */
+    if (sv_reliable_queues_roomy() && !sv_game_commands_may_fail())
         CRITICAL_SECTION(CS_MOVE_COMMAND, ok = sv_game_run_command(cl, cmd););
     else
         CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(cl, cmd));
     if (!ok)
-        sv_client_request_drop(cl, "reliable message overflow");
+        sv_game_failed(cl, false);
     cl->commands_processed++;
     sv_stats_thread()->commands++;
 }

@@ -52,19 +52,6 @@ static void write_stats(sv_client *cl)
     cl->stats_valid = true;
 }
 
-/* Animation frame of progs/player.mdl from the player's state (id's frame order: axe run
- * 0-5, rocket run 6-11, stand 12-16, ..., the first death sequence ends on frame 60). */
-static int player_frame(const sv_player *p)
-{
-    if (p->dead)
-        return 60;
-    float speed2 = p->velocity[0] * p->velocity[0] + p->velocity[1] * p->velocity[1];
-    int tick = (int)(sv.time * 10);
-    if (speed2 > 50.0f * 50.0f)
-        return (p->weapon == IT_AXE ? 0 : 6) + tick % 6;
-    return 12 + tick % 5;
-}
-
 /* Room kept for the entities and events after the other players: with more than 32 players
  * in view (big slots) not all fit one datagram, and those that do not are left out rather
  * than the whole unreliable part. */
@@ -86,7 +73,7 @@ static void write_players(sv_client *cl, qw_sizebuf *sb, const uint8_t *pvs)
         memset(&pi, 0, sizeof pi);
         pi.slot = j;
         memcpy(pi.origin, p->origin, sizeof pi.origin);
-        pi.frame = player_frame(p);
+        pi.frame = sv_game_player_frame(j);
         double stale = (sv.time - owner->last_cmd_time) * 1000.0;
         pi.msec = stale < 0 ? 0 : stale > 255 ? 255 : (int)stale;
         pi.command = owner->lastcmd;

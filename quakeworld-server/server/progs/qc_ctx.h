@@ -74,6 +74,11 @@ const char *qc_error_kind_name(qc_error_kind kind) QC_PURE;
 qc_status qc_raise(qc_ctx *ctx, qc_error_kind kind, const char *fmt, ...) QC_PURE
     __attribute__((format(printf, 3, 4)));
 
+/* How many times QuakeC function f was entered on this context (for coverage: which
+ * functions a game reaches; a call restarted with its transaction counts again; builtins are
+ * not entered). */
+uint32_t qc_ctx_function_calls(const qc_ctx *ctx, qc_func f) QC_PURE;
+
 /* Statements a call may run (0 = the vm's budget); how many the last calls ran. */
 void qc_ctx_set_budget(qc_ctx *ctx, uint32_t statements) QC_PURE;
 uint64_t qc_ctx_statements(const qc_ctx *ctx) QC_PURE;

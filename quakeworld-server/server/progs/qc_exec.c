@@ -62,7 +62,9 @@ qc_ctx *qc_ctx_new(qc_vm *vm)
     ctx->frames = calloc((size_t)vm->max_depth + 1, sizeof *ctx->frames);
     ctx->local_stack = calloc((size_t)vm->local_stack_words + 1, sizeof(qc_word));
     ctx->temp_strings = calloc(1, QC_TEMP_STRING_SPACE);
-    if (!ctx->g || !ctx->frames || !ctx->local_stack || !ctx->temp_strings) {
+    ctx->calls = calloc((size_t)vm->num_functions + 1, sizeof *ctx->calls);
+    if (!ctx->g || !ctx->frames || !ctx->local_stack || !ctx->temp_strings || !ctx->calls) {
+        free(ctx->calls);
         free(ctx->g);
         free(ctx->frames);
         free(ctx->local_stack);
@@ -87,7 +89,13 @@ void qc_ctx_free(qc_ctx *ctx)
     free(ctx->frames);
     free(ctx->local_stack);
     free(ctx->temp_strings);
+    free(ctx->calls);
     free(ctx);
+}
+
+uint32_t qc_ctx_function_calls(const qc_ctx *ctx, qc_func f)
+{
+    return f > 0 && f < ctx->vm->num_functions ? ctx->calls[f] : 0;
 }
 
 qc_vm *qc_ctx_vm(const qc_ctx *ctx) { return ctx->vm; }

@@ -18,6 +18,7 @@ static inline qc_error_kind qc_frame_push(qc_ctx *ctx, int32_t fnum, int32_t ret
     int used = ctx->local_used;
     if (__builtin_expect(used + fn->locals > vm->local_stack_words, 0))
         return QC_ERR_STACK_OVERFLOW;
+    ctx->calls[fnum]++;
     qc_frame *fr = &ctx->frames[ctx->depth++];
     fr->function = fnum;
     fr->return_pc = return_pc;

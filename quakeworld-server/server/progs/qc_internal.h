@@ -124,6 +124,7 @@ struct qc_ctx {
     char *temp_strings;
     int temp_used;
     qc_error error;
+    uint32_t *calls;         /* entries into each function (a restarted call counts again) */
 };
 
 /* The interpreter loop (qc_loop.c): runs from ctx->pc until the frame at exitdepth returns

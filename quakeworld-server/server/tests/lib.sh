@@ -40,10 +40,14 @@ pick_map() {
 
 # start_server PORT [qwsv options...]: starts qwsv and waits until it listens. Its stdin is
 # $server_stdin (default /dev/null: no console); the test's fd 3 (a console pipe's writer
-# end, test-console.sh) is not passed on.
+# end, test-console.sh) is not passed on. The game is the C deathmatch (-progs none: a
+# basedir of ../shared holds QuakeWorld's qwprogs.dat) unless $server_game gives other
+# options (the QuakeC tests: "-progs FILE").
 start_server() {
     local port=$1; shift
-    QW_CHKTBL=$chktbl "$QWSV" -ip 127.0.0.1 -port "$port" -basedir "$basedir" -map "$map" "$@" \
+    # shellcheck disable=SC2086
+    QW_CHKTBL=$chktbl "$QWSV" -ip 127.0.0.1 -port "$port" -basedir "$basedir" -map "$map" \
+        ${server_game:--progs none} "$@" \
         <"${server_stdin:-/dev/null}" >"$tmp/server.log" 2>&1 3>&- &
     server_pid=$!
     for _ in $(seq 1 100); do

@@ -446,6 +446,9 @@ static bool on_message(void *ctx, const qw_svc *m)
     case svc_entgravity: case svc_spawnstatic: case svc_lightstyle: case svc_cdtrack:
     case svc_updatestat: case svc_updatestatlong: case svc_setangle: case svc_damage:
     case svc_chokecount: case svc_sound: case svc_temp_entity:
+    /* what QuakeWorld's game in QuakeC sends too */
+    case svc_spawnstaticsound: case svc_intermission: case svc_setpause: case svc_nails:
+    case svc_nails2: case svc_foundsecret: case svc_killedmonster:
         break;
     default:
         snprintf(s, sizeof s, "%d", m->id);

@@ -7,7 +7,7 @@ SV_UNITS   := $(call programs,$(wildcard $(SERVER)/tests/test_*.c))
 TEST_ENV   := QWSV=$(QWSV) QWCLIENT=$(QWCLIENT) QW_SHARED=$(SHARED) QW_BIN=$(BIN) \
               QW_TMPDIR=$(BUILD)/tmp/qwsv-tests QW_CORPUS=$(SERVER)/tests/corpus
 
-$(SV_UNITS): $(SV_LIB) $(WORLD_LIB) $(PROTO_TM_LIB)
+$(SV_UNITS): $(SV_LIB) $(QCVM_LIB) $(WORLD_LIB) $(PROTO_TM_LIB)
 $(SV_UNITS): private CFLAGS_PART := $(SV_CFLAGS)
 $(SV_UNITS): private LDLIBS_PART := -lcmocka $(SV_LDLIBS)
 # a client: plain C on libqwproto
@@ -19,11 +19,11 @@ BUILT += $(SV_UNITS) $(QWCLIENT)
 # qwsv for ThreadSanitizer: every source of the server, the world and the protocol, without
 # -fgnu-tm (TSan does not see inside transactions; the lock-based modes are what it checks).
 TSAN_QWSV := $(SV_TESTDIR)/qwsv-tsan
-TSAN_SRCS := $(SV_ALL_SRCS) $(wildcard $(PROTO)/*.c $(WORLD)/*.c)
+TSAN_SRCS := $(SV_ALL_SRCS) $(wildcard $(PROTO)/*.c $(WORLD)/*.c $(SERVER)/progs/*.c)
 $(TSAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/*/*.h $(PROTO)/*.h $(WORLD)/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -pthread $(SV_INCLUDES) \
-	    $(TSAN_SRCS) -o $@ -lm -lnettle -lz
+	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -DQC_WITHOUT_TM -pthread \
+	    $(SV_INCLUDES) $(TSAN_SRCS) -o $@ -lm -lnettle -lz
 
 # The fuzzer is built only where clang-14 exists (its test then says it was skipped).
 FUZZER    := $(SV_TESTDIR)/fuzz_parse
@@ -42,6 +42,8 @@ SV_CHECK_PROGRAMS := $(QWSV) $(QWCLIENT) $(SV_UNITS) $(FUZZER) $(TSAN_QWSV)
 define check_server
 @$(TEST_CASE) qwsv-units --timeout 30 --tm -- $(SV_TESTDIR)/test_units $(SERVER)/tests/corpus $(QW_CHKTBL)
 @$(TEST_CASE) qwsv-game --timeout 30 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-game.sh $(SV_TESTDIR)/test_game
+@$(TEST_CASE) qwsv-qcgame-units --timeout 120 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-qcgame.sh $(SV_TESTDIR)/test_qcgame
+@$(TEST_CASE) qwsv-qcgame --timeout 300 -- env $(TEST_ENV) $(SERVER)/tests/test-qcgame.sh
 @$(TEST_CASE) qwsv-teleport --timeout 30 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-teleport.sh $(SV_TESTDIR)/test_teleport
 @$(TEST_CASE) qwsv-movers --timeout 30 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-movers.sh $(SV_TESTDIR)/test_movers
 @$(TEST_CASE) qwsv-events --timeout 30 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-events.sh $(SV_TESTDIR)/test_events

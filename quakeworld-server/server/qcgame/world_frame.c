@@ -1,0 +1,178 @@
+/* The QuakeC game's part of U (master alone, no worker running): what QuakeC asked for
+ * during the last RP (a map change, cvar_set, localcmd), the cvars it reads, StartFrame, the
+ * physics of every entity but the players (SV_Physics), the workers' pools of free edicts,
+ * and the copies S sends (entities, players, frags). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "admin/cvar.h"
+#include "admin/interpreter.h"
+#include "admin/map_change.h"
+#include "log.h"
+#include "net/reliable.h"
+#include "qcgame/qcg.h"
+#include "qcgame/qcgame.h"
+
+/* The cvars QuakeC reads, with the value they have when the server does not know them
+ * (QuakeWorld's own defaults): copied by the master before each frame, read in RP. */
+static const struct { const char *name, *fallback; } cvar_names[] = {
+    {"deathmatch", "1"}, {"teamplay", "0"}, {"fraglimit", "0"}, {"timelimit", "0"},
+    {"samelevel", "0"}, {"noexit", "0"}, {"registered", "1"}, {"temp1", "0"},
+    {"skill", "1"}, {"coop", "0"}, {"sv_gravity", "800"}, {"sv_maxspeed", "320"},
+    {"sv_aim", "2"}, {"watervis", "0"},
+};
+#define NUM_CVARS (sizeof cvar_names / sizeof cvar_names[0])
+static float cvar_values[NUM_CVARS];
+
+LIBTM_SAFE float qcg_cvar_value(const char *name)
+{
+    for (size_t i = 0; i < NUM_CVARS; i++)
+        if (qcg_streq(cvar_names[i].name, name))
+            return cvar_values[i];
+    return 0;
+}
+
+void qcg_refresh_cvars(void)
+{
+    for (size_t i = 0; i < NUM_CVARS; i++) {
+        const char *name = cvar_names[i].name;
+        if (!strcmp(name, "sv_gravity"))
+            cvar_values[i] = sv.movevars.gravity;
+        else if (!strcmp(name, "sv_maxspeed"))
+            cvar_values[i] = sv.movevars.maxspeed;
+        else
+            cvar_values[i] = sv_cvar_find(name) ? (float)sv_cvar_number(name)
+                                                : (float)atof(cvar_names[i].fallback);
+    }
+}
+
+/* What QuakeC asked of the master during the last RP. */
+static void run_requests(void)
+{
+    for (int i = 0; i < 8; i++) {
+        if (!qcg.cvar_sets[i].pending)
+            continue;
+        qcg.cvar_sets[i].pending = false;
+        const char *name = qcg.cvar_sets[i].name, *value = qcg.cvar_sets[i].value;
+        char err[256];
+        if (!strcmp(name, "sv_gravity"))
+            sv.movevars.gravity = (float)atof(value);
+        else if (!strcmp(name, "sv_maxspeed"))
+            sv.movevars.maxspeed = (float)atof(value);
+        else if (!sv_cvar_set(name, value, err, sizeof err))
+            sv_log("QuakeC cvar_set %s %s: %s", name, value, err);
+    }
+    if (qcg.localcmd[0]) {
+        char text[sizeof qcg.localcmd];
+        snprintf(text, sizeof text, "%s", qcg.localcmd);
+        qcg.localcmd[0] = 0;
+        sv_cmd_execute(text, "QuakeC localcmd");
+    }
+    if (qcg.changelevel[0]) {
+        char name[sizeof qcg.changelevel], err[1024];
+        snprintf(name, sizeof name, "%s", qcg.changelevel);
+        qcg.changelevel[0] = 0;
+        if (!sv_mapchange_request(name, err, sizeof err))
+            sv_log("QuakeC changelevel %s refused: %s", name, err);
+        else
+            sv_log("QuakeC changelevel %s", name);
+    }
+}
+
+/* What S sends: every edict's state into sv.entities (non-players), every player's view,
+ * and the frags that changed to everybody. */
+void qcg_view_entities(void)
+{
+    const qcg_fields *f = &qcg.f;
+    for (int n = QCG_FIRST_NONPLAYER; n < qcg.num_edicts && n < SV_MAX_ENTITIES; n++) {
+        sv_entity *e = &sv.entities[n];
+        int modelindex = qcg_in_use(n) ? (int)qcg_float(n, f->modelindex) : 0;
+        e->number = n;
+        e->kind = modelindex ? ENT_ITEM : ENT_FREE; /* S sends what is not free */
+        e->visible = modelindex != 0;
+        e->modelindex = modelindex;
+        if (!modelindex)
+            continue;
+        qcg_vec(n, f->origin, e->origin);
+        qcg_vec(n, f->angles, e->angles);
+        e->frame = (int)qcg_float(n, f->frame);
+        e->skinnum = (int)qcg_float(n, f->skin);
+        e->effects = (int)qcg_float(n, f->effects);
+    }
+    for (int n = qcg.num_edicts; n < sv.num_entities && n < SV_MAX_ENTITIES; n++)
+        sv.entities[n].kind = ENT_FREE;
+    sv.num_entities = qcg.num_edicts < SV_MAX_ENTITIES ? qcg.num_edicts : SV_MAX_ENTITIES;
+}
+
+static void view_players(void)
+{
+    for (int slot = 0; slot < QW_MAX_CLIENTS; slot++) {
+        sv_player *p = &sv.players[slot];
+        if (!p->active && !p->spectator)
+            continue;
+        qcg_view_player(slot);
+        int frags = (int)qcg_float(slot + 1, qcg.f.frags);
+        if (frags != p->frags && sv.clients[slot].state == CL_SPAWNED) {
+            p->frags = frags;
+            uint8_t msg[4] = {svc_updatefrags, (uint8_t)slot, (uint8_t)(frags & 0xff),
+                              (uint8_t)((frags >> 8) & 0xff)};
+            sv_reliable_broadcast_about(slot, msg, sizeof msg);
+        }
+    }
+}
+
+/* An error in an entity's think or physics: reported, and its think stops (else it would
+ * fail every frame). */
+static void entity_failed(qc_ctx *ctx, int n)
+{
+    char what[96];
+    snprintf(what, sizeof what, "the physics or think of entity %d (%s)", n,
+             qcg_string(qcg_int(n, qcg.f.classname)));
+    qcg_report_error(ctx, what);
+    if (qc_ctx_error(ctx)->kind == QC_ERR_OBJECT) {
+        int self = qc_ctx_error(ctx)->self;
+        if (self >= QCG_FIRST_NONPLAYER && qcg_in_use(self))
+            qcg_edict_free(self);
+    }
+    if (qcg_in_use(n))
+        qcg_set_float(n, qcg.f.nextthink, 0);
+}
+
+void sv_qcgame_physics(double dt)
+{
+    const struct qc_system_offsets *sys = qcg.sys;
+    run_requests();
+    qcg_refresh_cvars();
+    qc_vm_global(qcg.vm, sys->time)->f = (float)sv.time;
+    qc_vm_global(qcg.vm, sys->frametime)->f = (float)dt;
+    qc_ctx *ctx = qcg_ctx();
+    qc_ctx_reset(ctx);
+    qcg_messages_begin();
+    if (qcg.fn.StartFrame && qcg_call(ctx, qcg.fn.StartFrame, 0, 0) != QC_OK)
+        qcg_report_error(ctx, "StartFrame");
+    qc_word *force_retouch = qc_vm_global(qcg.vm, sys->force_retouch);
+    for (int n = 1; n < qcg.num_edicts; n++) {
+        if (!qcg_in_use(n))
+            continue;
+        if (force_retouch && force_retouch->f && qcg_link_edict(n, true) != QC_OK)
+            entity_failed(ctx, n);
+        if (qcg_is_player(n) || !qcg_in_use(n))
+            continue; /* players move by their commands */
+        qc_ctx_reset(ctx);
+        if (qcg_run_entity(ctx, n, (float)dt) != QC_OK || qcg_run_newmis(ctx) != QC_OK)
+            entity_failed(ctx, n);
+    }
+    if (force_retouch && force_retouch->f)
+        force_retouch->f--;
+    qcg_messages_flush();
+    qcg.checkclient_last++;
+    qcg_pools_fill();
+    qcg_view_entities();
+    view_players();
+}
+
+const char *sv_qcgame_lightstyle(int i)
+{
+    return i >= 0 && i < QW_MAX_LIGHTSTYLES ? qcg.lightstyles[i] : "";
+}
