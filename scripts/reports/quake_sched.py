@@ -26,7 +26,9 @@ REFERENCE = """Reference design (parallel QuakeWorld with dynamic load balancing
 issue's figures): 95-350 frames/s, 11-33 messages/frame, 3,135-3,850 messages/s; all workers
 busy 55 % of the time with the load balancing vs 40 % for the static server; about 9 jobs of
 weight 8 per frame on a 32-player map, about 20 jobs of weight 4 on a custom map."""
-COLUMNS = [("cpu_ms_per_1000_commands", "CPU ms/1000 cmd", "{:.2f}"),
+COLUMNS = [("commands_per_s", "commands/s", "{:.0f}"),
+           ("speedup", "x own 1 thr", "{:.2f}"),
+           ("cpu_ms_per_1000_commands", "CPU ms/1000 cmd", "{:.2f}"),
            ("all_busy_share", "all busy", "{:.0%}"),
            ("work_balance", "balance", "{:.0%}"),
            ("start_skew_ms", "start skew ms", "{:.3f}"),
@@ -48,10 +50,18 @@ def medians(rows):
     out = {}
     for key, rs in groups.items():
         point = {"rounds": len(rs)}
+        for r in rs:   # the commands of the window over its seconds
+            cmds, secs = number(r, "commands"), number(r, "duration_s")
+            r["commands_per_s"] = cmds / secs if cmds is not None and secs else None
         for col, _, _ in COLUMNS:
             values = [v for v in (number(r, col) for r in rs) if v is not None]
             point[col] = statistics.median(values) if values else None
         out[key] = point
+    # each mode's commands per second over its own at the fewest threads measured on the map
+    for (m, t, mode), point in out.items():
+        first = min(k[1] for k in out if k[0] == m)
+        base = out.get((m, first, mode), {}).get("commands_per_s")
+        point["speedup"] = point["commands_per_s"] / base if base and point["commands_per_s"] else None
     return out
 
 
@@ -75,6 +85,8 @@ def table(points, rows):
                  f"point once every bot was in the game; load average at the start of each point "
                  f"{min(number(r, 'load_avg') or 0 for r in rows):.2f}-"
                  f"{max(number(r, 'load_avg') or 0 for r in rows):.2f}")
+    lines.append("commands/s = the commands the server ran in the window over its seconds; x own "
+                 "1 thr = that over the same mode's at the fewest threads")
     lines.append("CPU = the server process's CPU time per 1,000 commands it ran; all busy = the "
                  "share of the request phase during which every worker was busy; balance = the "
                  "shortest worker's request phase over the longest one's (the all-busy share had "

@@ -245,6 +245,17 @@ class QuakeSched(unittest.TestCase):
         self.assertIn("lpt 10.00 ms vs the best static mode (static, lock) 9.50 ms: not met (1.05 x)", lines[1])
         self.assertIn("busy 60% of the request phase (goal >= 55 %): met", lines[2])
 
+    def test_speedup_over_the_own_rate(self):
+        rows = [dict(r) for r in self.rows]
+        for r in rows:   # lpt at 2 threads runs twice the commands in the same window
+            if r["map"] == "lqdm6" and r["threads"] == "2" and r["sched"] == "lpt":
+                r["commands"] = str(2 * float(r["commands"]))
+        points = quake_sched.medians(rows)
+        one = points[("lqdm6", 1, "lpt-none")]
+        self.assertAlmostEqual(one["commands_per_s"], 90000 / 7.0)
+        self.assertAlmostEqual(points[("lqdm6", 2, "lpt-none")]["speedup"], 2.0)
+        self.assertIsNone(points[("lqdm6", 2, "static-lock")]["speedup"])   # no 1-thread point
+
 
 class ApacheBench(unittest.TestCase):
     def setUp(self):
