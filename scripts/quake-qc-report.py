@@ -34,6 +34,10 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("functions")
     ap.add_argument("--run", help="only the rows of this run (default: the last run)")
+    # an unknown option is named before argparse asks for the missing arguments
+    for arg in sys.argv[1:]:
+        if arg.startswith("-") and arg.split("=")[0] not in ("-h", "--help", "--run"):
+            ap.error(f"unknown option {arg}")
     a = ap.parse_args()
     with open(a.csv, newline="") as f:
         rows = list(csv.DictReader(f))
