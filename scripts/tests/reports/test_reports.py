@@ -208,9 +208,10 @@ class AtomicQuakeLoads(unittest.TestCase):
 
     def test_cpu_against_the_bots_without_sockets(self):
         replay, bots, share, without, diff, clients = self.report.cpu_against_network("lqdm6")
-        self.assertEqual((replay, bots, share, clients), (4.0, 5.0, 0.21, 0.06))
+        # the CPU of the runs perf sampled (replayed 4.1 there, 4.0 in the timing runs)
+        self.assertEqual((replay, bots, share, clients), (4.1, 5.0, 0.21, 0.06))
         self.assertAlmostEqual(without, 3.95)                # the bots as packets come
-        self.assertAlmostEqual(diff, 4.0 / 3.95 - 1)
+        self.assertAlmostEqual(diff, 4.1 / 3.95 - 1)
 
     def test_game_work(self):
         work = {what: (a, b, z) for what, a, b, z in self.report.game_work("lqdm6")}
