@@ -213,6 +213,12 @@ class AtomicQuakeLoads(unittest.TestCase):
         self.assertAlmostEqual(without, 3.95)                # the bots as packets come
         self.assertAlmostEqual(diff, 4.1 / 3.95 - 1)
 
+    def test_cores_used(self):
+        self.assertEqual(atomic_quake.num({"server_cpu_s": "2.0", "duration_s": "4.0"},
+                                          "cores_used"), 0.5)
+        self.assertIsNone(atomic_quake.num({"server_cpu_s": "", "duration_s": "4.0"}, "cores_used"))
+        self.assertIsNone(atomic_quake.num({"server_cpu_s": "2.0", "duration_s": "0"}, "cores_used"))
+
     def test_game_work(self):
         work = {what: (a, b, z) for what, a, b, z in self.report.game_work("lqdm6")}
         a, b, z = work["kills"]                       # 274 / 99400 against 260 / 96000
