@@ -9,6 +9,7 @@ Then the goals of scripts/goals.toml (lpt at 2 threads on the large map: CPU per
 more than the best static mode's, every worker busy most of the request phase) and the
 reference design's published figures. The figure: CPU per 1,000 commands, the all-busy share
 (with the reference's 55 % and 40 %) and lpt's jobs and weights, by threads, one row per map."""
+import os
 import statistics
 from collections import defaultdict
 
@@ -196,13 +197,15 @@ def plot(points, png, rows):
     plt = pyplot(PROG)
     large = study_goals("quake_sched")["map"]
     maps = sorted({k[0] for k in points}, key=lambda x: (x != large, x))
-    fig, axes = plt.subplots(len(maps), 3, figsize=(17, 4.8 * len(maps)), squeeze=False)
+    fig, axes = plt.subplots(len(maps), 4, figsize=(22, 4.8 * len(maps)), squeeze=False)
     for row, m in zip(axes, maps):
-        ax_cpu, ax_busy, ax_jobs = row
+        ax_speedup, ax_cpu, ax_busy, ax_jobs = row
         threads = sorted({k[1] for k in points if k[0] == m})
         for mode in mode_order({k[2] for k in points if k[0] == m}):
             series = [(t, points[(m, t, mode)]) for t in threads if (m, t, mode) in points]
             style = {"marker": MARKERS.get(mode, "o"), "label": NAMES.get(mode, mode)}
+            gained = [(t, p["speedup"]) for t, p in series if p["speedup"] is not None]
+            ax_speedup.plot([t for t, _ in gained], [v for _, v in gained], **style)
             ax_cpu.plot([t for t, _ in series], [p["cpu_ms_per_1000_commands"] for _, p in series],
                         **style)
             # with one thread every worker is always busy: the share says nothing there
@@ -227,6 +230,10 @@ def plot(points, png, rows):
         ax_busy.axhline(0.40, color="grey", linestyle="--", linewidth=0.8)
         ax_busy.text(threads[0], 0.565, "reference lpt 55 %", fontsize=8, color="green")
         ax_busy.text(threads[0], 0.415, "reference static 40 %", fontsize=8, color="grey")
+        cores = os.cpu_count() or 2
+        ax_speedup.plot(threads, [min(t / threads[0], cores) for t in threads], "k--", linewidth=1,
+                        label=f"IDEAL (linear up to {cores} cores)")
+        ax_speedup.set_title(f"{m}: commands per second / the mode's own at {threads[0]} thread")
         ax_cpu.set_title(f"{m}: server CPU-ms per 1,000 commands")
         ax_busy.set_title(f"{m}: every worker busy (solid), balance (dashed)")
         ax_jobs.set_title(f"{m}: -sched lpt's jobs")
