@@ -37,3 +37,32 @@ define check_qwbot
 @$(TEST_CASE) qwbot-rotation-qwsv --timeout 120 --tm -- $(QWBOT_ENV) $(QWBOT)/tests/rotation-qwsv.sh 27640
 @$(TEST_CASE) qwbot-bigslots-qwsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/bigslots-qwsv.sh 27642
 endef
+
+# qwbot and its unit tests with AddressSanitizer and UBSan (make check-asan): the plain sources,
+# with the protocol's.
+QWBOT_ASAN      := $(OBJ)/clients/qwbot/asan/qwbot
+QWBOT_ASAN_SRCS := $(wildcard $(QWBOT)/*.c) $(PROTO_SRCS)
+QWBOT_SANITIZE  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+                   -fno-sanitize-recover=undefined
+$(QWBOT_ASAN): $(QWBOT_ASAN_SRCS) $(wildcard $(QWBOT)/*.h $(PROTO)/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(QWBOT_SANITIZE) -I$(QWBOT) -I$(PROTO) -I$(LIBTM_INCLUDE) \
+	    -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"' $(QWBOT_ASAN_SRCS) -o $@ $(QWBOT_LDLIBS)
+QWBOT_ASAN_TESTS := $(patsubst $(OBJ)/clients/qwbot/tests/%,$(OBJ)/clients/qwbot/asan/%,$(QWBOT_TESTS))
+$(OBJ)/clients/qwbot/asan/test_%: $(QWBOT)/tests/test_%.c $(QWBOT_ASAN_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(QWBOT_SANITIZE) -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests -I$(LIBTM_INCLUDE) \
+	    -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"' $< $(filter-out %/main.c,$(QWBOT_ASAN_SRCS)) -o $@ \
+	    -lcmocka $(QWBOT_LDLIBS)
+
+define check_qwbot_asan
+@$(TEST_CASE) qwbot-asan-trace --timeout 60 -- $(OBJ)/clients/qwbot/asan/test_trace $(QWBOT)/traces
+@$(TEST_CASE) qwbot-asan-move --timeout 60 -- $(OBJ)/clients/qwbot/asan/test_move $(QW_CHKTBL)
+@$(TEST_CASE) qwbot-asan-parse --timeout 60 -- $(OBJ)/clients/qwbot/asan/test_parse
+@$(TEST_CASE) qwbot-asan-replay-identical --timeout 180 -- env QWBOT=$(QWBOT_ASAN) QW_BIN=$(BIN) \
+    QW_SHARED=$(SHARED) QW_CHKTBL=$(QW_CHKTBL) QWBOT_TRACES=$(QWBOT)/traces QWBOT_TMP=$(BUILD)/tmp/asan \
+    $(QWBOT)/tests/replay-identical.sh
+@$(TEST_CASE) qwbot-asan-vs-qwsv --timeout 180 -- env QWBOT=$(QWBOT_ASAN) QW_BIN=$(BIN) \
+    QW_SHARED=$(SHARED) QW_CHKTBL=$(QW_CHKTBL) QWBOT_TRACES=$(QWBOT)/traces QWBOT_TMP=$(BUILD)/tmp/asan \
+    QWCLIENT=$(OBJ)/quakeworld-server/server/tests/qwclient $(QWBOT)/tests/vs-qwsv.sh
+endef

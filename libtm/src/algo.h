@@ -99,6 +99,11 @@ struct tm_algo {
      * transaction's state where it chose others than read_path/write_path (a norec writer).
      * NULL when it never does. */
     void (*refresh_paths)(struct tm_tx *tx);
+    /* Whether tx keeps every other transaction from committing writes until it ends (norec's
+     * writer holds the sequence lock): an open transaction beside it must then run alone among
+     * writers, with the serial algorithm, or it would wait for tx (transaction.c: libtm_open).
+     * NULL: never. */
+    bool (*excludes_writers)(struct tm_tx *tx);
 };
 
 /* The registered algorithms, indexed by enum tm_algo_id. */

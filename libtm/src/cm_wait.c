@@ -3,8 +3,10 @@
  *   block     the same on a futex (bounded, 200 us)
  *   handoff   serialises the loser behind the winner with the kernel's help: the loser rolls
  *             back (so it holds nothing) and sleeps on a futex in the winner's descriptor
- *             until the winner's transaction ends; the winner's end wakes it. No timeout: the
- *             winner either commits or rolls back, and both wake.
+ *             until the winner's transaction ends; the winner's end wakes it. The winner either
+ *             commits or rolls back, and both wake; a backstop of 1 ms covers a winner that
+ *             waits for the loser's thread: an open transaction (libtm_open) sleeps while its
+ *             parent, suspended until it ends, holds data the winner's commit must wait for.
  * handoff follows "Scheduling support for transactional memory contention management"
  * (Maldonado et al., PPoPP 2010). */
 #include "cm_wait.h"
@@ -16,6 +18,7 @@
 #define MAX_WAITS_PER_TRY 4    /* waits for owners before one attempt gives up */
 #define SPIN_LIMIT 4096        /* pause instructions per spin wait */
 #define BLOCK_TIMEOUT_NS 200000
+#define HANDOFF_BACKSTOP_NS 1000000
 
 void tm_cm_announce_end(struct tm_cm_end_count *count, bool sleepers)
 {
@@ -150,7 +153,7 @@ static void handoff_before_restart(struct tm_tx *tx)
     if (s->owner) {
         tm_cm_sleep_until_end(s->owner, tm_cm_shared(s->owner, TM_CM_handoff,
                                                      struct tm_cm_end_count),
-                              s->owner_seq, 0);
+                              s->owner_seq, HANDOFF_BACKSTOP_NS);
         s->owner = NULL;
     }
 }

@@ -63,10 +63,16 @@ struct tm_checkpoint {
     uintptr_t stack_top;
 };
 
+enum tm_action_kind {
+    ACTION_COMMIT,     /* _ITM_addUserCommitAction: after the outermost commit */
+    ACTION_UNDO,       /* _ITM_addUserUndoAction: on rollback */
+    ACTION_COMPENSATE, /* libtm_open's compensation: on rollback, as a transaction */
+};
+
 struct tm_user_action {
     itm_user_action fn;
     void *arg;
-    bool on_commit; /* commit action (else undo action) */
+    enum tm_action_kind kind;
 };
 
 enum tm_alloc_kind {
@@ -160,6 +166,20 @@ struct tm_tx {
     uint64_t start_cycles;
     unsigned max_depth;
     struct tm_reclaim reclaim; /* blocks freed by committed transactions, not yet released */
+    /* Open nesting (transaction.c: libtm_open). The descriptor that runs the open transactions
+     * begun in this one's transactions (NULL until the first); while an open transaction runs
+     * on this descriptor beside the transaction that began it, that one's descriptor (whose
+     * serial-lock hold it shares); and in the outermost one, the latest privatization time of
+     * the open transactions committed in it (1 if none needs a wait; 0: nothing to settle). */
+    struct tm_tx *open_child;
+    struct tm_tx *open_parent;
+    uint64_t open_privatization;
+    /* In the descriptor of open transactions: the clones of the last two functions run, the
+     * most recent first (a lookup costs as much as the open transaction's commit). */
+    struct tm_clone_memo {
+        void *fn, *clone;
+        unsigned changes; /* tm_clone_tables_changes when looked up */
+    } open_clones[2];
 
     /* --- read by other threads: serial lock and privatization (privatization.c) --- */
     /* Non-zero while a transaction runs on the serial lock's read side: a value of its own per
@@ -231,6 +251,16 @@ static inline bool tm_private_stack(const struct tm_tx *tx, const void *addr)
     uintptr_t a = (uintptr_t)addr, sp;
     __asm__("movq %%rsp, %0" : "=r"(sp));
     return a < tx->stack_top && a >= sp;
+}
+
+/* Whether `d` is a transaction that tx, an open transaction, runs beside (its parent, or
+ * theirs): this thread's own, suspended until tx ends. */
+static inline bool tm_open_ancestor(const struct tm_tx *tx, const struct tm_tx *d)
+{
+    for (const struct tm_tx *p = tx->open_parent; p; p = p->open_parent)
+        if (p == d)
+            return true;
+    return false;
 }
 
 static inline uint64_t tm_cycles(void)

@@ -6,7 +6,9 @@ the median ops/s of each runtime, the ratios libtm/libitm and libtm/max(libitm, 
 the goal verdict, the mode libtm's adaptive default ran most, the CPU time per operation of
 each forced algorithm relative to the sequential build at 1 thread, and the least CPU share a
 runtime got; then the goals over all rows (scripts/goals.toml). The plot: throughput against
-threads, a panel per structure and update rate, a line per runtime.
+threads, a panel per structure and update rate, a line per runtime. Runtimes named R+MODE
+(--size-counter: intset's shared size kept flat, in a closed nested or in an open transaction)
+add a table of closed/flat and open/flat and aborts per operation.
 
 CSVs written before the collector kept every run (one row per configuration and runtime, with
 medians and a `runs` column) are read as they are."""
@@ -28,6 +30,15 @@ STYLE = {  # runtime -> (colour, marker, line style)
     "seq": ("black", "*", ""),
     "floor": ("tab:green", "v", ""),  # the -tm build on a runtime that does nothing
 }
+# RUNTIME+MODE (--size-counter): the runtime's colour, a marker and line style per mode.
+SIZE_COUNTER_STYLE = {"flat": ("o", "-"), "closed": ("s", "--"), "open": ("^", ":")}
+
+
+def style(runtime):
+    """(colour, marker, line style) of a runtime's line in the plot."""
+    base, _, mode = runtime.partition("+")
+    colour, marker, line = STYLE.get(base, ("tab:purple", "x", "-"))
+    return (colour,) + SIZE_COUNTER_STYLE[mode] if mode in SIZE_COUNTER_STYLE else (colour, marker, line)
 
 
 def main_mode(commits_by_mode):
@@ -70,6 +81,7 @@ class Cell:
 
     def __init__(self):
         self.ops_per_s, self.cpu_rates, self.shares, self.modes = [], [], [], []
+        self.aborts_per_commit = []
 
     def add_run(self, row, threads, cores):
         if row.get("status") != "ok" or field(row, "ops_per_s") is None:
@@ -82,11 +94,13 @@ class Cell:
             self.shares.append(cpu_s / (seconds * min(threads, cores)))
         if row.get("commits_by_mode"):
             self.modes.append(main_mode(row["commits_by_mode"]))
+        if field(row, "commits"):
+            self.aborts_per_commit.append((field(row, "aborts") or 0) / field(row, "commits"))
 
     def add_summary(self, row):
         """A row of the older CSV: the medians of its runs."""
         for values, key in ((self.ops_per_s, "ops_per_s"), (self.cpu_rates, "ops_per_cpu_s"),
-                            (self.shares, "cpu_share")):
+                            (self.shares, "cpu_share"), (self.aborts_per_commit, "aborts_per_commit")):
             if field(row, key) is not None:
                 values.append(field(row, key))
         self.modes = [m for m in row.get("libtm_mode", "").split(";") if m]
@@ -102,6 +116,10 @@ class Cell:
     @property
     def share(self):
         return median(self.shares)
+
+    @property
+    def aborts(self):
+        return median(self.aborts_per_commit)
 
 
 class Configuration:
@@ -334,8 +352,35 @@ class Study:
             out.append(f"  {goal}: {measured} [{'met' if met else 'NOT met'}]")
         return out
 
+    # ---- the size counter (R+MODE runtimes) ----------------------------------------------
+    def size_counter_section(self):
+        """closed/flat and open/flat per runtime and configuration, and aborts per commit."""
+        bases = ordered(r.partition("+")[0] for r in self.runtimes if r.endswith("+flat"))
+        if not bases:
+            return []
+        out = ["", "size counter: throughput ratios to flat and aborts per commit",
+               "%-9s %3s %3s %-12s %9s %11s %9s %10s %8s %8s" % (
+                   "structure", "upd", "thr", "runtime", "flat M/s", "closed/flat", "open/flat",
+                   "ab/c flat", "closed", "open")]
+        for c in self.configs.values():
+            for base in bases:
+                flat = c.median(base + "+flat")
+                if flat is None:
+                    continue
+                cells = {m: c.cells.get(f"{base}+{m}") for m in ("flat", "closed", "open")}
+                rel = {m: shown(ratio(c.median(f"{base}+{m}"), flat), ".2f") for m in ("closed", "open")}
+                ab = {m: shown(cell.aborts if cell else None, ".4f") for m, cell in cells.items()}
+                out.append("%-9s %3s %3s %-12s %9s %11s %9s %10s %8s %8s" % (
+                    c.structure, c.update, c.threads, base, mops(flat), rel["closed"], rel["open"],
+                    ab["flat"], ab["closed"], ab["open"]))
+        return out
+
     def report(self):
-        return "\n".join(self.table() + self.goals_section()) + "\n"
+        if self.runtimes and all("+" in r for r in self.runtimes):
+            # --size-counter: the ratios are the study; the goals are libtm-bench's own rows'.
+            head = self.table()[:2]
+            return "\n".join(head + self.size_counter_section()[1:]) + "\n"
+        return "\n".join(self.table() + self.goals_section() + self.size_counter_section()) + "\n"
 
     # ---- what the READMEs show -----------------------------------------------------------
     def readme_table(self, picks):
@@ -385,7 +430,7 @@ class Study:
                     xs = [p[0] for p in points]
                     ys = [p[1] / 1e6 for p in points]
                     threads_all.update(xs)
-                    colour, marker, line = STYLE.get(runtime, ("tab:purple", "x", "-"))
+                    colour, marker, line = style(runtime)
                     if runtime == "seq":
                         ax.axhline(ys[0], color=colour, linestyle=":", linewidth=0.8)
                     ax.plot(xs, ys, color=colour, marker=marker, linestyle=line or "None",
@@ -404,7 +449,7 @@ class Study:
         # One legend, in the first panel: a figure-level one collides with the title on narrow plots.
         handles = []
         for runtime in runtimes_seen:
-            colour, marker, line = STYLE.get(runtime, ("tab:purple", "x", "-"))
+            colour, marker, line = style(runtime)
             handles.append(plt.Line2D([], [], color=colour, marker=marker, linestyle=line or "None",
                                       label=runtime))
         axes[0][0].legend(handles=handles, fontsize=7, loc="best", framealpha=0.8)

@@ -10,7 +10,7 @@ import difflib
 import os
 import re
 
-from reports import apache_bench, atomic_quake, libtm_bench, libtm_cm_bench, quake_sched, quake_sweep
+from reports import apache_bench, atomic_quake, libtm_bench, libtm_cm_bench, quake_qc, quake_sched, quake_sweep
 from reports.common import markdown_table, note, rows_of_run
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -91,6 +91,19 @@ def quake_sched_table():
     return caption(f"run {run}, lqdm6, medians of the rounds") + quake_sched.readme_table(points, "lqdm6", picks)
 
 
+def quake_qc_report():
+    run, rows = rows_of_run("readme-tables", results("quake-qc.csv"), "acked", "quake-bench --qc-cost")
+    return quake_qc.Report(rows, results("quake-qc-functions.txt"))
+
+
+def quake_qc_table():
+    report = quake_qc_report()
+    return caption(f"run {report.run}: {report.first['machine']}; {report.first['map']}, "
+                   f"{report.first['bots']} bots in real time; medians of {report.rounds} rounds; "
+                   f"QuakeC functions reached {len(report.reached)} of "
+                   f"{len(report.reached) + len(report.never)}") + report.readme_table()
+
+
 # ---- Apache -------------------------------------------------------------------------------------
 def apache_study():
     notes, rows, points = apache_bench.load(results("apache-bench.csv"))
@@ -135,6 +148,7 @@ def headline():
         merged.append((goal, "; ".join(f"{name}: {c[0]}" for name, c in per_map),
                        "met" if judged and all(c[1] == "met" for c in judged) else "not met"))
     add("Atomic Quake", "the-atomic-quake-study", merged)
+    add("id's game (QuakeC)", "quakeworlds-own-game-quakec", quake_qc_report().goal_checks())
     add("-sched lpt", "dynamic-load-balancing--sched-lpt", quake_sched.goal_checks(quake_sched_points()[1]))
     _, points, exponents, modes, clients = apache_study()
     add("Apache cache", "apache-cache", apache_bench.goal_checks(points, exponents, modes, clients))
@@ -149,6 +163,7 @@ BLOCKS = {
     "atomic-quake": atomic_quake_goals,
     "quake-sweep": quake_sweep_table,
     "quake-sched": quake_sched_table,
+    "quake-qc": quake_qc_table,
     "apache-s2": apache_s2,
 }
 

@@ -48,4 +48,18 @@ before=$(stat -c %Y "$top/results/libtm-bench.csv" 2>/dev/null)
   >/dev/null 2>&1 || fail "libtm-bench --small exited $?"
 [ -s "$top/build/libtm-bench-small/libtm-bench.csv" ] || fail "--small did not write build/libtm-bench-small/"
 [ "$(stat -c %Y "$top/results/libtm-bench.csv" 2>/dev/null)" = "$before" ] || fail "--small touched results/"
+# The size counter: RUNTIME+MODE runtimes and the closed/open against flat table.
+"$top/scripts/libtm-bench" --size-counter --runtimes libtm+flat,libtm+closed,libtm+open,mutex+flat \
+  --threads 1,2 --updates 50 --duration 0.05 --repeat 1 --results "$out" --no-plot >"$out/size.log" 2>&1 \
+  || fail "libtm-bench --size-counter exited $?: $(tail -n 3 "$out/size.log")"
+size_csv="$out/libtm-bench-size-counter.csv"
+for runtime in libtm+flat libtm+closed libtm+open mutex+flat; do
+  for threads in 1 2; do
+    row=$(awk -F, -v t="$threads" -v r="$runtime" '$1 == "hashset" && $3 == t && $4 == r' "$size_csv")
+    IFS=, read -r _ _ _ _ _ status _ ops _ <<<"$row"
+    [ "$status" = ok ] && [ -n "$ops" ] || fail "no measured row for $runtime threads=$threads in $size_csv"
+  done
+done
+grep -q '^hashset *50 *2 libtm ' "$out/libtm-bench-size-counter.txt" \
+  || fail "the size-counter table misses libtm at 2 threads"
 echo "libtm-bench script: ok"

@@ -211,11 +211,6 @@ void qcg_report_error(qc_ctx *ctx, const char *what)
     pthread_mutex_unlock(&report_lock);
 }
 
-uint64_t sv_qcgame_serial_commands(void)
-{
-    return qcg.serial_commands;
-}
-
 void sv_qcgame_report_functions(const char *path)
 {
     FILE *out = NULL;

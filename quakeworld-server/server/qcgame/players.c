@@ -475,6 +475,5 @@ bool sv_qcgame_command_fits(int slot, const qw_usercmd *cmd, const float mins[3]
     (void)cmd;
     (void)mins;
     (void)maxs;
-    __atomic_fetch_add(&qcg.serial_commands, 1, __ATOMIC_RELAXED);
-    return false;
+    return false; /* never bounded: the serial phase runs it (counted as deferred_clients) */
 }

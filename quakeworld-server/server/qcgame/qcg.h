@@ -92,7 +92,6 @@ typedef struct qcg_state {
     char lightstyles[64][64];
     int checkclient_last;             /* checkclient's candidate, rotating each frame */
     qcg_error_log errors;
-    uint64_t serial_commands;         /* -sched lpt: QuakeC commands left to the serial phase */
 } qcg_state;
 
 extern qcg_state qcg;

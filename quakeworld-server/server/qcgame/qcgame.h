@@ -45,8 +45,6 @@ const char *sv_qcgame_lightstyle(int i);
 void sv_qcgame_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out);
 bool sv_qcgame_command_fits(int slot, const qw_usercmd *cmd, const float mins[3],
                             const float maxs[3]);
-/* For the statistics: QuakeC commands run in the serial phase. */
-uint64_t sv_qcgame_serial_commands(void);
 /* On exit: logs how many of the program's QuakeC functions ran (builtins not counted) and,
  * with a path (-qcfunctions FILE), writes each function's name and calls ("never"). */
 void sv_qcgame_report_functions(const char *path);

@@ -25,6 +25,13 @@ $(TSAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/*/*.h $(PROTO)/*.h
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -DQC_WITHOUT_TM -pthread \
 	    $(SV_INCLUDES) $(TSAN_SRCS) -o $@ -lm -lnettle -lz
 
+# qwsv for AddressSanitizer and UBSan (make check-asan): the same sources, without -fgnu-tm.
+ASAN_QWSV := $(SV_TESTDIR)/qwsv-asan
+$(ASAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/*/*.h $(PROTO)/*.h $(WORLD)/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	    -fno-omit-frame-pointer -DSV_WITHOUT_TM -pthread $(SV_INCLUDES) $(TSAN_SRCS) -o $@ -lm -lnettle
+
 # The fuzzer is built only where clang-14 exists (its test then says it was skipped).
 FUZZER    := $(SV_TESTDIR)/fuzz_parse
 CLANG     := $(shell command -v clang-14 2>/dev/null)
@@ -39,6 +46,14 @@ else
 endif
 
 SV_CHECK_PROGRAMS := $(QWSV) $(QWCLIENT) $(SV_UNITS) $(FUZZER) $(TSAN_QWSV)
+# make check-asan: malformed packets and a fight in the lock-based modes on the ASan build.
+define check_server_asan
+@$(TEST_CASE) qwsv-asan-malformed --timeout 120 -- env $(TEST_ENV) QWSV=$(ASAN_QWSV) \
+    $(SERVER)/tests/test-malformed.sh
+@$(TEST_CASE) qwsv-asan-fight-lock --timeout 180 -- env $(TEST_ENV) $(SERVER)/tests/test-tsan.sh $(ASAN_QWSV) lock 27537
+@$(TEST_CASE) qwsv-asan-fight-region --timeout 180 -- env $(TEST_ENV) $(SERVER)/tests/test-tsan.sh $(ASAN_QWSV) region 27538
+@$(TEST_CASE) qwsv-asan-fight-lpt --timeout 180 -- env $(TEST_ENV) $(SERVER)/tests/test-tsan.sh $(ASAN_QWSV) none 27539 lpt
+endef
 define check_server
 @$(TEST_CASE) qwsv-units --timeout 30 --tm -- $(SV_TESTDIR)/test_units $(SERVER)/tests/corpus $(QW_CHKTBL)
 @$(TEST_CASE) qwsv-game --timeout 30 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-game.sh $(SV_TESTDIR)/test_game

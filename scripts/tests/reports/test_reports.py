@@ -18,7 +18,7 @@ sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, SCRIPTS)
-from reports import common, goals, libtm_bench, libtm_cm_bench, atomic_quake, quake_sched, apache_bench  # noqa: E402
+from reports import common, goals, libtm_bench, libtm_cm_bench, atomic_quake, quake_sched, quake_qc, apache_bench  # noqa: E402
 
 UPDATE = "--update" in sys.argv
 
@@ -70,7 +70,7 @@ class Arithmetic(unittest.TestCase):
 
     def test_goals_file(self):
         self.assertEqual(goals.paper_abort_pct(), {2: 0.42, 4: 1.58, 8: 25.5})
-        for section in ("libtm_bench", "libtm_cm_bench", "atomic_quake", "quake_sched", "apache_bench"):
+        for section in ("libtm_bench", "libtm_cm_bench", "atomic_quake", "quake_sched", "quake_qc", "apache_bench"):
             self.assertTrue(goals.goals(section), section)
 
 
@@ -262,6 +262,31 @@ class QuakeSched(unittest.TestCase):
         self.assertAlmostEqual(one["commands_per_s"], 90000 / 7.0)
         self.assertAlmostEqual(points[("lqdm6", 2, "lpt-none")]["speedup"], 2.0)
         self.assertIsNone(points[("lqdm6", 2, "static-lock")]["speedup"])   # no 1-thread point
+
+
+class QuakeQc(unittest.TestCase):
+    def setUp(self):
+        _, rows = common.read_csv(fixture("quake-qc.csv"))
+        self.report = quake_qc.Report([r for r in rows if r["status"] == "ok"],
+                                      fixture("quake-qc-functions.txt"))
+
+    def test_table(self):
+        expect_text(self, "quake-qc.txt", self.report.text())
+
+    def test_cpu_per_acknowledged_move(self):
+        # mvdsv 30, 25, 25 ms; lock 24, 22, 23; stm 29, 25, 26 (the died run left out)
+        self.assertEqual(self.report.cpu["mvdsv -progtype 0"], 25)
+        self.assertEqual(self.report.cpu["qwsv -sync lock"], 23)
+        self.assertEqual(self.report.cpu["qwsv -sync stm"], 26)
+
+    def test_goals(self):
+        verdicts = [met for _, _, met in self.report.goal_checks()]
+        # lock 0.92 x mvdsv, stm 1.13 x lock, aborts 0.40 % met; orec 0.497 prints 0.50 > 0.42
+        self.assertEqual(verdicts, [True, True, True, False])
+
+    def test_functions(self):
+        self.assertEqual(len(self.report.reached), 3)
+        self.assertEqual(self.report.never, ["ClientKill", "W_FireAxe"])
 
 
 class ApacheBench(unittest.TestCase):
