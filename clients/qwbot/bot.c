@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "move.h"
+#include "qw_clc_move.h"
 #include "run.h"
 
 const char *qwbot_state_name(qwbot_state s)
@@ -110,7 +110,7 @@ void qwbot_bot_send_packet(qwbot_bot *b, const uint8_t *unreliable, size_t len, 
 }
 
 /* Sends one packet carrying `cmd` as the newest of the three usercmds of a clc_move. */
-void qwbot_bot_send_move(qwbot_bot *b, const qwbot_cmd *cmd, bool is_move)
+void qwbot_bot_send_move(qwbot_bot *b, const qw_rec_cmd *cmd, bool is_move)
 {
     b->history[0] = b->history[1];
     b->history[1] = b->history[2];
@@ -118,10 +118,10 @@ void qwbot_bot_send_move(qwbot_bot *b, const qwbot_cmd *cmd, bool is_move)
     uint8_t buf[128];
     qw_sizebuf sb;
     qw_sizebuf_init(&sb, buf, sizeof buf);
-    qwbot_write_move(&sb, b->run->chktbl, b->nc.outgoing_sequence, 0, b->history);
+    qw_clc_write_move(&sb, b->run->chktbl, b->nc.outgoing_sequence, 0, b->history);
     if (b->valid_sequence &&
         b->nc.outgoing_sequence - b->valid_sequence < QW_UPDATE_BACKUP - 1)
-        qwbot_write_delta_request(&sb, b->valid_sequence);
+        qw_clc_write_delta(&sb, b->valid_sequence);
     qwbot_bot_send_packet(b, buf, sb.cursize, is_move);
 }
 

@@ -12,7 +12,7 @@
 #include "fight.h"
 #include "qw_netchan.h"
 #include "qw_protocol.h"
-#include "recording.h"
+#include "qw_recording.h"
 
 struct event;
 struct qwbot_run;
@@ -97,15 +97,15 @@ typedef struct qwbot_bot {
     double last_unstick;        /* when we last sent "kill" to get out of one */
 
     /* commands */
-    const qwbot_stream *source;
-    qwbot_stream *live;         /* -fight: the stream the live script appends to (= source) */
+    const qw_rec_stream *source;
+    qw_rec_stream *live;        /* -fight: the stream the live script appends to (= source) */
     qwbot_fighter fighter;
     uint32_t next_record;
     uint32_t moves_target;
     uint32_t moves_sent;
     bool out_of_time;           /* stopped by -duration */
-    qwbot_stream *recording;    /* NULL unless -record */
-    qwbot_cmd history[3];       /* the last three commands sent, oldest first */
+    qw_rec_stream *recording;   /* NULL unless -record */
+    qw_rec_cmd history[3];      /* the last three commands sent, oldest first */
     int32_t last_move_sequence; /* -closedloop: the packet whose answer we wait for */
 
     /* acknowledgement timing */
@@ -144,7 +144,7 @@ void qwbot_bot_send_connectionless(qwbot_bot *b, const char *text);
  * acknowledgement; is_move: it carries a move of the bot's stream (timed). */
 void qwbot_bot_send_packet(qwbot_bot *b, const uint8_t *unreliable, size_t len, bool is_move);
 /* Sends one packet carrying `cmd` as the newest of the three usercmds of a clc_move. */
-void qwbot_bot_send_move(qwbot_bot *b, const qwbot_cmd *cmd, bool is_move);
+void qwbot_bot_send_move(qwbot_bot *b, const qw_rec_cmd *cmd, bool is_move);
 /* The server acknowledged our packet `ack`: times that move, counts older ones lost. */
 void qwbot_bot_resolve_acks(qwbot_bot *b, int32_t ack, double now);
 /* Verbose-mode log line prefixed with the bot's name. */

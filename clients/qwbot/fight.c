@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bot.h"
+#include "qw_clc_move.h"
 #include "script.h"
 
 #define RUN_SPEED 320          /* sv_maxspeed */
@@ -13,7 +14,6 @@
 #define BUTTON_JUMP 2
 #define ROCKET_MIN_RANGE 200.0f  /* closer, the splash would hurt the shooter */
 #define FIRE_RANGE 1500.0f
-#define PI_F 3.14159265f
 
 void qwbot_fighter_init(qwbot_fighter *f, uint64_t seed, unsigned bot_index)
 {
@@ -46,13 +46,9 @@ static int nearest_target(const qwbot_bot *b, float *dist_out)
     return best;
 }
 
-/* Yaw and pitch in degrees from b's gun (16 units above its origin) to `to`. */
 static void aim_at(const qwbot_bot *b, const float to[3], float *yaw, float *pitch)
 {
-    float dx = to[0] - b->origin[0], dy = to[1] - b->origin[1];
-    float dz = to[2] - (b->origin[2] + 16);
-    *yaw = atan2f(dy, dx) * 180.0f / PI_F;
-    *pitch = -atan2f(dz, sqrtf(dx * dx + dy * dy)) * 180.0f / PI_F;
+    qw_aim_degrees(b->origin, to, yaw, pitch);
 }
 
 bool qwbot_fight_aim(const qwbot_bot *b, uint16_t angles[3])
@@ -62,8 +58,8 @@ bool qwbot_fight_aim(const qwbot_bot *b, uint16_t angles[3])
     if (t < 0)
         return false;
     aim_at(b, b->others[t].origin, &yaw, &pitch);
-    angles[0] = qwbot_angle_to_wire(pitch);
-    angles[1] = qwbot_angle_to_wire(yaw);
+    angles[0] = qw_angle_to_wire(pitch);
+    angles[1] = qw_angle_to_wire(yaw);
     angles[2] = 0;
     return true;
 }
@@ -79,8 +75,8 @@ static int choose_weapon(qwbot_fighter *f, const qwbot_bot *b, float dist)
     return want == IT_ROCKET_LAUNCHER ? 7 : 2;
 }
 
-void qwbot_fight_next(qwbot_fighter *f, const qwbot_bot *b, uint8_t msec, qwbot_cmd *out,
-                      char *say, size_t saylen)
+void qwbot_fight_next(qwbot_fighter *f, const qwbot_bot *b, uint8_t msec,
+                      qw_rec_cmd *out, char *say, size_t saylen)
 {
     memset(out, 0, sizeof *out);
     out->msec = msec;
@@ -128,8 +124,8 @@ void qwbot_fight_next(qwbot_fighter *f, const qwbot_bot *b, uint8_t msec, qwbot_
             out->buttons |= BUTTON_JUMP;
     }
     f->yaw = fmodf(f->yaw + 360.0f, 360.0f);
-    out->angles[0] = qwbot_angle_to_wire(pitch);
-    out->angles[1] = qwbot_angle_to_wire(f->yaw);
+    out->angles[0] = qw_angle_to_wire(pitch);
+    out->angles[1] = qw_angle_to_wire(f->yaw);
     if (qwbot_rng_range(&f->rng, 0, 1999) == 0)
         snprintf(say, saylen, "qwbot %u frame %u", b->index, frame);
 }

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "recording.h"
+#include "qw_recording.h"
 #include "rng.h"
 
 struct qwbot_bot;
@@ -36,7 +36,7 @@ bool qwbot_fight_aim(const struct qwbot_bot *b, uint16_t angles[3]);
 
 /* The bot's next command (msec long) from what it knows of the game; `say` gets a chat line
  * (without "say ") when the bot wants to talk this frame, else "". */
-void qwbot_fight_next(qwbot_fighter *f, const struct qwbot_bot *b, uint8_t msec, qwbot_cmd *out,
-                      char *say, size_t saylen);
+void qwbot_fight_next(qwbot_fighter *f, const struct qwbot_bot *b, uint8_t msec,
+                      qw_rec_cmd *out, char *say, size_t saylen);
 
 #endif

@@ -88,7 +88,7 @@ static int prepare_streams(qwbot_run *run)
     qwbot_options *o = &run->opt;
     char err[512];
     if (o->replay) {
-        if (qwbot_trace_load(o->replay, &run->source, err, sizeof err) != 0) {
+        if (qw_recording_load(o->replay, &run->source, err, sizeof err) != 0) {
             fprintf(stderr, "qwbot: -replay %s\n", err);
             return -1;
         }
@@ -105,8 +105,8 @@ static int prepare_streams(qwbot_run *run)
                                ? run->source.interval_ms : 13;
     } else {
         run->interval_ms = o->interval_ms;
-        if (qwbot_trace_init(&run->source, o->bots, o->interval_ms, (uint32_t)o->seed,
-                             o->map) != 0)
+        if (qw_recording_init(&run->source, o->bots, o->interval_ms, (uint32_t)o->seed,
+                              o->map) != 0)
             goto oom;
         /* -fight fills the streams live, move by move (bot.c) */
         for (unsigned i = 0; i < o->bots && !o->fight; i++)
@@ -117,10 +117,10 @@ static int prepare_streams(qwbot_run *run)
     if (o->loops > 1) {
         /* the repeated streams replace the source; its header stays (for -record) */
         for (uint32_t i = 0; i < run->source.bot_count; i++) {
-            qwbot_stream repeated = {0};
-            qwbot_stream *s = &run->source.bots[i];
-            if (qwbot_stream_repeat(&repeated, s, o->interactions, o->loops,
-                                    run->interval_ms) != 0)
+            qw_rec_stream repeated = {0};
+            qw_rec_stream *s = &run->source.bots[i];
+            if (qw_rec_stream_repeat(&repeated, s, o->interactions, o->loops,
+                                     run->interval_ms) != 0)
                 goto oom;
             for (uint32_t k = 0; k < s->count; k++)
                 free(s->records[k].text);
@@ -131,8 +131,8 @@ static int prepare_streams(qwbot_run *run)
     }
     run->map = o->map;
     if (o->record &&
-        qwbot_trace_init(&run->recording, o->bots, run->source.interval_ms, run->source.seed,
-                         run->source.map) != 0)
+        qw_recording_init(&run->recording, o->bots, run->source.interval_ms, run->source.seed,
+                          run->source.map) != 0)
         goto oom;
     return 0;
 oom:
@@ -326,7 +326,7 @@ int main(int argc, char **argv)
     int failed = run_bots(&run) != 0;
     unsigned incomplete = qwbot_print_summary(stdout, &run);
     if (run.opt.record && run.playing) {
-        if (qwbot_trace_save(&run.recording, run.opt.record, err, sizeof err) != 0) {
+        if (qw_recording_save(&run.recording, run.opt.record, err, sizeof err) != 0) {
             fprintf(stderr, "qwbot: -record %s\n", err);
             failed = 1;
         } else {
@@ -335,8 +335,8 @@ int main(int argc, char **argv)
         }
     }
     qwbot_latency_free(&run.latency);
-    qwbot_trace_free(&run.source);
-    qwbot_trace_free(&run.recording);
+    qw_recording_free(&run.source);
+    qw_recording_free(&run.recording);
     free(run.bots);
     if (run.base)
         event_base_free(run.base);

@@ -10,7 +10,7 @@
 #include "latency.h"
 #include "options.h"
 #include "qw_crc.h"
-#include "recording.h"
+#include "qw_recording.h"
 
 typedef struct qwbot_run {
     qwbot_options opt;
@@ -28,8 +28,8 @@ typedef struct qwbot_run {
 
     unsigned nbots;
     qwbot_bot *bots;
-    qwbot_trace source;         /* the streams the bots send (script or replay) */
-    qwbot_trace recording;      /* what they sent (-record) */
+    qw_recording source;        /* the streams the bots send (script or replay) */
+    qw_recording recording;     /* what they sent (-record) */
     unsigned interval_ms;       /* idle-move period before and after play */
 
     qwbot_latency latency;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "qw_clc_move.h"
 #include "rng.h"
 
 enum { PHASE_WALK, PHASE_ACTION, PHASE_STOP };
@@ -12,14 +13,6 @@ enum { ACT_JUMP, ACT_SHOOT, ACT_TURN, ACT_WEAPON, ACT_CHAT, ACT_COUNT };
 #define RUN_SPEED 320        /* sv_maxspeed: faster input is clamped anyway */
 #define BUTTON_ATTACK 1
 #define BUTTON_JUMP 2
-
-uint16_t qwbot_angle_to_wire(double degrees)
-{
-    double turns = fmod(degrees, 360.0);
-    if (turns < 0)
-        turns += 360.0;
-    return (uint16_t)((long)lrint(turns * 65536.0 / 360.0) & 0xffff);
-}
 
 typedef struct script_state {
     qwbot_rng rng;
@@ -62,7 +55,7 @@ static void start_phase(script_state *s, int phase)
     }
 }
 
-int qwbot_script_generate(qwbot_stream *out, uint64_t seed, unsigned bot_index,
+int qwbot_script_generate(qw_rec_stream *out, uint64_t seed, unsigned bot_index,
                           uint32_t moves, uint32_t interval_ms)
 {
     script_state s = {0};
@@ -73,7 +66,7 @@ int qwbot_script_generate(qwbot_stream *out, uint64_t seed, unsigned bot_index,
 
     for (uint32_t frame = 0; frame < moves; frame++) {
         uint32_t t = frame * interval_ms;
-        qwbot_cmd cmd = {0};
+        qw_rec_cmd cmd = {0};
         cmd.msec = msec;
         cmd.forwardmove = s.forward;
         cmd.sidemove = s.side;
@@ -88,15 +81,15 @@ int qwbot_script_generate(qwbot_stream *out, uint64_t seed, unsigned bot_index,
             case ACT_CHAT: {
                 char text[64];
                 snprintf(text, sizeof text, "say qwbot %u frame %u", bot_index, frame);
-                if (qwbot_stream_add_string(out, t, text) != 0)
+                if (qw_rec_stream_add_string(out, t, text) != 0)
                     return -1;
                 break;
             }
             }
         }
         s.yaw = fmod(s.yaw + 360.0, 360.0);
-        cmd.angles[1] = qwbot_angle_to_wire(s.yaw);
-        if (qwbot_stream_add_move(out, t, &cmd) != 0)
+        cmd.angles[1] = qw_angle_to_wire(s.yaw);
+        if (qw_rec_stream_add_move(out, t, &cmd) != 0)
             return -1;
         if (--s.frames_left <= 0)
             start_phase(&s, s.phase == PHASE_WALK ? PHASE_ACTION

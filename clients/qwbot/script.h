@@ -7,14 +7,11 @@
 
 #include <stdint.h>
 
-#include "recording.h"
+#include "qw_recording.h"
 
 /* Appends `moves` moves (one every interval_ms, starting at time 0) and the string commands
  * the script chooses to `out`. Returns 0, or -1 when out of memory. */
-int qwbot_script_generate(qwbot_stream *out, uint64_t seed, unsigned bot_index,
+int qwbot_script_generate(qw_rec_stream *out, uint64_t seed, unsigned bot_index,
                           uint32_t moves, uint32_t interval_ms);
-
-/* Degrees <-> 16-bit wire angle units. */
-uint16_t qwbot_angle_to_wire(double degrees);
 
 #endif

@@ -148,12 +148,13 @@ static void on_readable(evutil_socket_t fd, short what, void *arg)
 
 /* ---- sending on the timer ---- */
 
-static void record_sent(qwbot_bot *b, const qwbot_record *r)
+static void record_sent(qwbot_bot *b, const qw_rec_record *r)
 {
     if (!b->recording)
         return;
-    int rc = r->kind == QWBOT_REC_MOVE ? qwbot_stream_add_move(b->recording, r->time_ms, &r->cmd)
-                                       : qwbot_stream_add_string(b->recording, r->time_ms, r->text);
+    int rc = r->kind == QW_REC_MOVE
+                 ? qw_rec_stream_add_move(b->recording, r->time_ms, &r->cmd)
+                 : qw_rec_stream_add_string(b->recording, r->time_ms, r->text);
     if (rc != 0)
         qwbot_bot_fail(b, "cannot record the command stream (out of memory)");
 }
@@ -164,9 +165,9 @@ static void record_extra_string(qwbot_bot *b, const char *text)
 {
     if (!b->recording)
         return;
-    const qwbot_stream *s = b->recording;
+    const qw_rec_stream *s = b->recording;
     uint32_t t = s->count ? s->records[s->count - 1].time_ms : 0;
-    if (qwbot_stream_add_string(b->recording, t, text) != 0)
+    if (qw_rec_stream_add_string(b->recording, t, text) != 0)
         qwbot_bot_fail(b, "cannot record the command stream (out of memory)");
 }
 
@@ -176,23 +177,23 @@ static void generate_live(qwbot_bot *b)
 {
     unsigned interval = b->run->interval_ms;
     uint32_t t = b->live->moves * interval;
-    qwbot_cmd cmd;
+    qw_rec_cmd cmd;
     char say[64], text[80];
     qwbot_fight_next(&b->fighter, b, (uint8_t)(interval > 250 ? 250 : interval), &cmd, say,
                      sizeof say);
     int rc = 0;
     if (say[0]) {
         snprintf(text, sizeof text, "say %s", say);
-        rc = qwbot_stream_add_string(b->live, t, text);
+        rc = qw_rec_stream_add_string(b->live, t, text);
     }
     if (rc == 0)
-        rc = qwbot_stream_add_move(b->live, t, &cmd);
+        rc = qw_rec_stream_add_move(b->live, t, &cmd);
     if (rc != 0)
         qwbot_bot_fail(b, "out of memory for the live command stream");
 }
 
 /* The next record to send (generated now in -fight mode), or NULL when the stream is done. */
-static const qwbot_record *peek_record(qwbot_bot *b)
+static const qw_rec_record *peek_record(qwbot_bot *b)
 {
     if (b->live && b->next_record >= b->live->count && b->live->moves < b->moves_target &&
         b->state == BOT_PLAYING)
@@ -251,14 +252,14 @@ static void enter_finishing(qwbot_bot *b)
 
 /* Sends one record of the stream and records what was sent (-aim: a move turned to the
  * nearest opponent in view). */
-static void send_record(qwbot_bot *b, const qwbot_record *r)
+static void send_record(qwbot_bot *b, const qw_rec_record *r)
 {
-    if (r->kind == QWBOT_REC_STRING) {
+    if (r->kind == QW_REC_STRING) {
         qwbot_bot_stringcmd(b, "%s", r->text);
         record_sent(b, r);
         return;
     }
-    qwbot_record sent = *r;
+    qw_rec_record sent = *r;
     if (b->run->opt.aim)
         qwbot_fight_aim(b, sent.cmd.angles);
     qwbot_bot_send_move(b, &sent.cmd, true);
@@ -270,14 +271,14 @@ static void send_record(qwbot_bot *b, const qwbot_record *r)
  * answer (handle_sequenced calls back) or CLOSED_LOOP_TIMEOUT. */
 static void closed_loop_tick(qwbot_bot *b)
 {
-    const qwbot_record *r;
+    const qw_rec_record *r;
     while (b->moves_sent < b->moves_target && b->state == BOT_PLAYING &&
            (r = peek_record(b))) {
-        if (r->kind == QWBOT_REC_MOVE)
+        if (r->kind == QW_REC_MOVE)
             b->last_move_sequence = b->nc.outgoing_sequence;
         send_record(b, r);
         b->next_record++;
-        if (r->kind == QWBOT_REC_MOVE)
+        if (r->kind == QW_REC_MOVE)
             break;
     }
     if (b->state != BOT_PLAYING)
@@ -297,7 +298,7 @@ static void play_tick(qwbot_bot *b, double now)
     }
     double speed = b->run->opt.speed;
     double elapsed_ms = (now - b->run->play_start) * 1000.0 * speed;
-    const qwbot_record *r;
+    const qw_rec_record *r;
     while (b->moves_sent < b->moves_target && b->state == BOT_PLAYING &&
            (r = peek_record(b))) {
         if ((double)r->time_ms > elapsed_ms)
@@ -344,7 +345,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         __attribute__((fallthrough));
     case BOT_SPAWNED: {
         /* idle moves keep the player alive in the game until every bot is in */
-        qwbot_cmd idle = {0};
+        qw_rec_cmd idle = {0};
         idle.msec = (uint8_t)(b->run->interval_ms > 250 ? 250 : b->run->interval_ms);
         idle.angles[1] = b->history[2].angles[1];
         qwbot_bot_send_move(b, &idle, false);

@@ -1,6 +1,7 @@
 # quakeworld-server/protocol: libqwproto, the QuakeWorld protocol 28 wire format (no sockets, no
 # game) -- messages, netchan, user commands, entity deltas, the walker of server messages, the
-# map checksums -- and its CMocka tests (included by quakeworld-server/Makefile, and by
+# map checksums, a client's moves, and the trace files of recorded moves (qw_recording.c: zlib, so
+# what links it links -lz) -- and its CMocka tests (included by quakeworld-server/Makefile, and by
 # clients/Makefile for qwbot). Built twice: libqwproto.a in plain C for the clients and tools,
 # libqwproto-tm.a with $(TM_CFLAGS) for qwsv, whose transactions write messages (its
 # LIBTM_SAFE functions get transactional clones, and what links them links -litm).

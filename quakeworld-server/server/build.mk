@@ -16,7 +16,7 @@ QCVM_LIB    := $(LIBDIR)/libqcvm.a
 QWSV        := $(BIN)/qwsv
 SV_INCLUDES := -I$(SERVER) -I$(PROTO) -I$(WORLD) -I$(LIBTM_INCLUDE)
 SV_CFLAGS   := $(TM_CFLAGS) -pthread $(SV_INCLUDES)
-SV_LDLIBS   := $(LIBTM_LDFLAGS) -litm -pthread -lm -lnettle
+SV_LDLIBS   := $(LIBTM_LDFLAGS) -litm -pthread -lm -lnettle -lz
 
 $(SV_LIB): $(SV_OBJS)
 $(SV_OBJS) $(SV_MAIN): CFLAGS_PART := $(SV_CFLAGS)

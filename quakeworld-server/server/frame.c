@@ -20,10 +20,11 @@
  * has a packet queued (up to 1 s, so a vanished client cannot stall the server), which is the
  * "each worker waits for a packet from each of its clients" rule of the paper.
  *
- * U (master only): advances time, drops clients that asked or timed out, moves rockets and
- * respawns items (game physics for non-player entities), and starts the frame's global event
- * buffer. RP is the only phase with concurrent writes to shared state; those happen inside
- * the sections of sync/critical_sections.h.
+ * U (master only): advances time, drops clients that asked or timed out, announces frags
+ * that changed (net/scoreboard.h), moves rockets and respawns items (game physics for
+ * non-player entities), and starts the frame's global event buffer. RP is the only phase
+ * with concurrent writes to shared state; those happen inside the sections of
+ * sync/critical_sections.h.
  *
  * -sched lpt (sched/sched.h) changes who serves whom, not the phases: U begins with the serial
  * phase (what the last RP's jobs deferred) and ends with planning this frame's jobs; in RP
@@ -48,15 +49,19 @@
 #include "net/connectionless.h"
 #include "net/events.h"
 #include "net/reliable.h"
+#include "net/replay.h"
+#include "net/scoreboard.h"
 #include "net/send.h"
 #include "net/socket.h"
 #include "sched/sched.h"
 #include "server.h"
 #include "stats/counters.h"
 #include "stats/frame_stats.h"
+#include "stats/game_work.h"
 #include "stats/print.h"
+#include "sync/barrier.h"
 
-static pthread_barrier_t frame_barrier;
+static sv_barrier frame_barrier;
 static atomic_bool quit_requested;
 static bool stopping;
 
@@ -68,7 +73,7 @@ void sv_frame_request_quit(void)
 static void barrier_wait(void)
 {
     double t0 = sv_clock();
-    pthread_barrier_wait(&frame_barrier);
+    sv_barrier_wait(&frame_barrier);
     sv_stats_thread()->wait_seconds += sv_clock() - t0;
 }
 
@@ -174,7 +179,9 @@ static void wait_readable(double seconds)
     select(sv.sock + 1, &set, NULL, NULL, &tv);
 }
 
-/* Waits for and queues this frame's packets. */
+/* Waits for and queues this frame's packets: the socket's, and those of -replay's virtual
+ * clients (net/replay.h), which never wait for the socket: in closed loop theirs are queued
+ * already, at the trace's pace they say when the next is due. */
 static void receive_phase(void)
 {
     double t0 = sv_clock();
@@ -182,6 +189,7 @@ static void receive_phase(void)
     if (sv.opt.waitall) {
         double deadline = t0 + 1.0;
         receive_packets();
+        sv_replay_queue_due(sv.realtime);
         while (!all_clients_have_packets() && !atomic_load(&quit_requested)) {
             double left = deadline - sv_clock();
             if (left <= 0)
@@ -189,12 +197,21 @@ static void receive_phase(void)
             wait_readable(left < 0.01 ? left : 0.01);
             sv.realtime = sv_clock();
             receive_packets();
+            sv_replay_queue_due(sv.realtime);
         }
     } else {
         /* wake for packets, or at least every 10 ms for physics and timeouts */
-        wait_readable(0.010);
+        double wait = 0.010;
+        if (sv_replay_running()) {
+            double due = sv_replay_queue_due(t0);
+            wait = due < wait ? due : wait;
+        }
+        if (wait > 0)
+            wait_readable(wait);
         sv.realtime = sv_clock();
         receive_packets();
+        if (sv_replay_running())
+            sv_replay_queue_due(sv.realtime);
     }
     sv_stats_thread()->idle_seconds += sv_clock() - t0;
 }
@@ -225,6 +242,7 @@ static void run_u(void)
         if (sv.realtime - cl->netchan.last_received > sv.opt.client_timeout)
             sv_client_free(cl, "timed out");
     }
+    sv_scoreboard_frame();
 
     double dt = sv.realtime - sv.last_physics;
     if (dt >= 0.013) {
@@ -233,6 +251,7 @@ static void run_u(void)
         sv.time += dt;
         sv.last_physics = sv.realtime;
         sv_game_physics(dt);
+        sv_game_work_look_items();
     }
     sv_stats_thread()->u_seconds += sv_clock() - t0;
     sv_sched_plan_frame(); /* after U: the tree is up to date (jobs_ms) */
@@ -248,7 +267,7 @@ void sv_frame_run(void)
 {
     int n = sv.opt.threads;
     pthread_t threads[SV_MAX_THREADS];
-    pthread_barrier_init(&frame_barrier, NULL, (unsigned)n);
+    sv_barrier_init(&frame_barrier, (unsigned)n);
     for (int i = 1; i < n; i++)
         pthread_create(&threads[i], NULL, worker_main, (void *)(intptr_t)i);
     signal(SIGINT, on_signal);
@@ -280,7 +299,6 @@ void sv_frame_run(void)
     barrier_wait(); /* releases the workers, which see `stopping` and exit */
     for (int i = 1; i < n; i++)
         pthread_join(threads[i], NULL);
-    pthread_barrier_destroy(&frame_barrier);
     for (int i = 0; i < SV_MAX_CLIENTS; i++)
         if (sv.clients[i].state >= CL_CONNECTED)
             sv_client_free(&sv.clients[i], "server shutting down");

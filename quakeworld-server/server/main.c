@@ -10,6 +10,8 @@
 #include "frame.h"
 #include "game/game.h"
 #include "log.h"
+#include "net/replay.h"
+#include "net/scoreboard.h"
 #include "net/socket.h"
 #include "options.h"
 #include "qcgame/qcgame.h"
@@ -34,6 +36,9 @@ int main(int argc, char **argv)
     sv_stats_init(sv.opt.threads);
     sv.challenge_seed = (unsigned)time(NULL) ^ (unsigned)sv.opt.port;
     sv_game_init_players();
+    /* both games send a player's changed frags themselves: the C game inside the kill's
+     * section (game/combat.c), QuakeWorld's game in U (qcgame/world_frame.c) */
+    sv_scoreboard_game_announces_frags(true);
 
     char err[1024];
     sv_qcgame_choose(sv.opt.basedir, sv.opt.game, sv.opt.progs, err, sizeof err);
@@ -41,7 +46,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
     }
-    if (!sv_admin_start(err, sizeof err)) {
+    if (sv.opt.replay && !sv_replay_load(err, sizeof err)) {
+        fprintf(stderr, "qwsv: %s\n", err);
+        return 1;
+    }
+    if (!sv_admin_start(err, sizeof err) || (sv.opt.replay && !sv_replay_start(err, sizeof err))) {
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
     }

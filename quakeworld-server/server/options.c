@@ -89,6 +89,17 @@ static const option options[] = {
      OPT_COMMAND, .needs = "a number of minutes", .command = "timelimit"},
     {"-fraglimit", "N", "the same as +set fraglimit N: a match ends at N frags", OPT_INT,
      FIELD(fraglimit), .lo = 0, .hi = 100000, .command = "fraglimit"},
+    {"-replay", "TRACE", "a load inside the server: virtual clients replay the moves of this "
+     "qwbot trace (-record), turned to the nearest opponent in view as qwbot -aim does; their "
+     "packets enter the request phase as network ones do and their replies are built, then "
+     "counted, not sent (net/replay.h); network clients may play beside them", OPT_TEXT,
+     FIELD(replay), .needs = "a trace file"},
+    {"-replayclients", "N", "how many virtual clients -replay runs (default: the trace's bots; "
+     "client i replays stream i modulo the trace's)", OPT_INT, FIELD(replay_clients),
+     .lo = 1, .hi = SV_MAX_CLIENTS},
+    {"-replayspeed", "F", "0 (default): closed loop, each virtual client sends its next move "
+     "as soon as its reply is built; F: at F times the recorded pace", OPT_SECONDS,
+     FIELD(replay_speed)},
     {"-logfile", "FILE", "append the log to FILE too, with wall-clock timestamps", OPT_TEXT,
      FIELD(logfile), .needs = "a file name"},
     {"--version", NULL, "print the version", .kind = OPT_VERSION},
@@ -202,8 +213,8 @@ static void usage(FILE *out)
             print_option(out, &options[i]);
     fputs("\n"
 "Console commands (also in DIR/id1/server.cfg, run first, on stdin and over rcon):\n"
-"  +set NAME VALUE   set a cvar: hostname, maxclients, timelimit (minutes), fraglimit,\n"
-"                    rcon_password, sv_gamedir, sv_maplist (the rotation), ...\n"
+"  +set NAME VALUE   set a cvar: hostname, maxclients, maxspectators, timelimit (minutes),\n"
+"                    fraglimit, rcon_password, sv_gamedir, sv_maplist (the rotation), ...\n"
 "  +map NAME         the map to run (like -map)\n"
 "  +exec FILE        run the commands of DIR/id1/FILE\n"
 "  +COMMAND ARGS     any console command; they run in order after server.cfg\n"

@@ -30,7 +30,8 @@
  * entity number of its own (sv_player_entnum). */
 #define SV_FIRST_NONPLAYER (QW_MAX_CLIENTS + 1)
 #define SV_INBOX 16                   /* packets queued per client between frames */
-#define SV_RELIABLE_BLOCKS 12         /* reliable backlog per client (x QW_MAX_MSGLEN) */
+#define SV_RELIABLE_BLOCKS 32         /* reliable backlog per client (x QW_MAX_MSGLEN): room
+                                         for the scoreboard of 192 players joining at once */
 #define SV_RELIABLE_SPARE 4           /* free blocks a queue keeps to count as roomy */
 #define SV_EVENT_FRAMES 16            /* frames of global events kept for slow clients */
 #define SV_TIMEOUT 30.0               /* default -clienttimeout */
@@ -85,8 +86,10 @@ typedef struct sv_client {
     int qport;
     char userinfo[QW_MAX_INFO_STRING];
     char name[32];
-    int topcolor, bottomcolor;
-    bool spectator;                   /* connected with "spectator" set in its userinfo */
+    char team[16], skin[32];          /* name, colours, team, skin: from the userinfo, shown */
+    int topcolor, bottomcolor;        /* on everybody's scoreboard (net/userinfo.h) */
+    bool spectator;                   /* connected with "spectator" set in its userinfo:
+                                         counted against maxspectators, not maxclients */
     bool bigslots;                    /* a player that said "bigslots 1" at connect: it may
                                          get a slot from 32 on and hears of such slots */
     qw_netchan netchan;
@@ -112,12 +115,17 @@ typedef struct sv_client {
     int sent_stats[QW_MAX_CL_STATS];
     bool stats_valid;
     unsigned events_sent_frame;       /* last global event frame copied to this client */
-    double ping_ms;                   /* smoothed round trip */
+    double ping_ms;                   /* smoothed round trip (measured in S by its worker) */
+    int loss_reported;                /* packet loss % of its last move (RP, its worker) */
+    int packet_loss;                  /* the same, copied in S: what others read in RP */
+    int frags_announced;              /* frags everybody was last told (net/scoreboard.h) */
     int chokecount;
 
     /* download in progress */
     uint8_t *download;
     int download_size, download_pos;
+
+    struct sv_replay_client *replay;  /* a virtual client of -replay, NULL for a network one */
 
     /* rate-limited logging of bad packets */
     double bad_log_time;
@@ -281,11 +289,15 @@ typedef struct sv_options {
     int sched;                        /* sv_sched_mode (sched/sched.h) */
     int job_weight;                   /* sv_job_weight (sched/jobs.h) */
     const char *frame_csv;            /* -framecsv FILE, NULL = none */
-    int maxclients;
+    int maxclients;                   /* players (cvar maxclients) */
+    int maxspectators;                /* spectators (cvar maxspectators) */
     double stats_interval;
     bool waitall;
     double quit_after;                /* -quitafter: seconds until the server stops (0 = never) */
     const char *logfile;              /* -logfile FILE, NULL = none */
+    const char *replay;               /* -replay TRACE, NULL = none (net/replay.h) */
+    int replay_clients;               /* -replayclients N, 0 = the trace's bots */
+    double replay_speed;              /* -replayspeed F, 0 = closed loop */
     double client_timeout;            /* seconds of silence before a client is dropped */
     int fraglimit;
 } sv_options;

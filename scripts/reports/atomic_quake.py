@@ -4,9 +4,15 @@ server (Zyulkyarov et al., Atomic Quake, PPoPP 2009).
 From the run CSV (one row per server run) and the blocks CSV (one row per atomic block of each
 statistics run), for one run id (default: the latest): Table 1 (transactions, aborts,
 irrevocable and serial runs by threads), Table 2 (read and write sets), Table 3 (per atomic
-block), the throughput of Figure 3 (medians of the rounds, relative to LOCK at 1 thread),
-the server's CPU time per 1,000 commands, and the goals of scripts/goals.toml, with the
-paper's values beside ours."""
+block), Figure 3 (commands per second by threads, medians of the rounds, and each mode's
+speed-up over its own 1-thread rate), the server's CPU time per 1,000 commands, the check
+that the two loads do the same game work and cost the same but for the sockets, and the goals
+of scripts/goals.toml, with the paper's values beside ours.
+
+Two loads (the CSV's `load` column; rows without one are the bots'): `replay`, qwsv's virtual
+clients replaying the trace inside the server, which makes the tables and Figure 3 when it was
+measured, and `bots`, qwbot over the network, reported beside it."""
+import math
 import os
 import statistics
 
@@ -25,6 +31,13 @@ MODE_NAMES = {"lock": "LOCK", "region": "REGION", "stm": "STM", "stm-htm0": "STM
 MAP_SHORT = {"oneroom": "one-room", "lqdm6": "lqdm6"}
 MAP_NAMES = {"oneroom": "one-room map (qwmapgen 1536 x 1536, high conflict)",
              "lqdm6": "lqdm6 (LibreQuake, large, low conflict)"}
+LOAD_NAMES = {"replay": "the replayed load (qwsv -replay: 24 virtual clients inside the server)",
+              "bots": "the bots' load (qwbot: 24 bots over the network, on the same cores)"}
+LOAD_SHORT = {"replay": "replayed clients", "bots": "bots"}
+# the game's work compared between the loads: (column, what it counts)
+GAME_WORK = [("server_kills", "kills"), ("server_deaths", "deaths"), ("pickups", "pickups"),
+             ("cs_client_message", "sections: client messages"),
+             ("cs_broadcast", "sections: broadcasts"), ("cs_spawn_player", "sections: spawns")]
 
 
 def fail(msg, status=1):
@@ -32,6 +45,9 @@ def fail(msg, status=1):
 
 
 def num(row, key):
+    if key == "cores_used":   # the server's CPU time over the run's wall time
+        cpu, secs = num_value(row.get("server_cpu_s")), num_value(row.get("duration_s"))
+        return cpu / secs if cpu is not None and secs else None
     return num_value(row.get(key))
 
 
@@ -41,10 +57,17 @@ class Report:
         if not rows:
             fail(f"{csv_path}: no rows (run scripts/quake-bench --paper)")
         self.run = run or max(r["run"] for r in rows)
-        self.rows = [r for r in rows if r["run"] == self.run and r["status"] == "ok"
-                     and r["server"] == "qwsv"]
+        mine = [r for r in rows if r["run"] == self.run and r["status"] == "ok"
+                and r["server"] == "qwsv"]
+        for r in mine:
+            r["load"] = r.get("load") or "bots"  # rows from before the replayed load
+        self.rows = [r for r in mine if r["task"] not in ("equivalence", "socketshare")]
+        self.equivalence_rows = [r for r in mine if r["task"] == "equivalence"]
+        self.share_rows = [r for r in mine if r["task"] == "socketshare"]
         if not self.rows:
             fail(f"{csv_path}: no complete rows for run {self.run}")
+        self.loads = [ld for ld in ("replay", "bots") if any(r["load"] == ld for r in self.rows)]
+        self.load = self.loads[0]
         self.blocks = []
         if os.path.exists(blocks_path):
             self.blocks = [b for b in read_csv(blocks_path)[1] if b["run"] == self.run]
@@ -65,16 +88,31 @@ class Report:
         recorded = [int(r["cores"]) for r in self.rows if r.get("cores")]
         return recorded[0] if recorded else os.cpu_count() or 2
 
-    def timing(self, mapkey, mode, threads, waitall, key):
+    def timing(self, mapkey, mode, threads, waitall, key, load=None):
+        """Median over the rounds of a timing run's value; waitall None: the variant the load
+        was measured with (the replayed clients: -waitall only)."""
+        load = load or self.load
+        if waitall is None:
+            waitall = self.main_waitall(load)
         vals = [num(r, key) for r in self.rows if r["map"] == mapkey and r["mode"] == mode
                 and int(r["threads"]) == threads and r["waitall"] == str(waitall)
-                and r["tm_stats"] == "0" and num(r, key) is not None]
+                and r["tm_stats"] == "0" and r["load"] == load and num(r, key) is not None]
         return statistics.median(vals) if vals else None
+
+    def waits(self, load):
+        """The -waitall variants measured with a load: 0, 1 or both."""
+        return [w for w in (0, 1) if any(r["waitall"] == str(w) and r["load"] == load
+                                         for r in self.rows)]
+
+    def main_waitall(self, load):
+        """The variant Figure 3 shows: -waitall (the paper's method) when measured."""
+        waits = self.waits(load)
+        return 1 if 1 in waits else (waits[0] if waits else 0)
 
     def stats_row(self, mapkey, mode, threads):
         for r in self.rows:
             if (r["map"] == mapkey and r["mode"] == mode and int(r["threads"]) == threads
-                    and r["tm_stats"] == "1" and r["waitall"] == "0"):
+                    and r["tm_stats"] == "1" and r["load"] == self.load):
                 return r
         return None
 
@@ -118,7 +156,7 @@ class Report:
 
     def blocks_of(self, mapkey, mode, threads):
         return [b for b in self.blocks if b["map"] == mapkey and b["mode"] == mode
-                and int(b["threads"]) == threads and b["waitall"] == "0"]
+                and int(b["threads"]) == threads]
 
     def software_mode(self):
         """The mode whose transactions are all instrumented (byte counts, cycles): libtm's STM
@@ -177,43 +215,159 @@ class Report:
                    f"paper: {PAPER_LENGTH}, {PAPER_DEPTH}.")
         self.p()
 
+    def speedup(self, mapkey, mode, threads, load=None, waitall=None):
+        """A mode's commands per second at `threads` over its own at the fewest threads."""
+        t1 = self.threads[0]
+        return ratio(self.timing(mapkey, mode, threads, waitall, "commands_per_s", load),
+                     self.timing(mapkey, mode, t1, waitall, "commands_per_s", load))
+
     def throughput(self, mapkey):
         self.p("Figure 3 data. Commands the server ran per second (median of the rounds), and "
-               "relative to LOCK at 1 thread")
-        for waitall in (0, 1):
-            base = self.timing(mapkey, "lock", self.threads[0], waitall, "commands_per_s")
-            if not base:
-                continue
-            head = ["mode"] + [f"{t} thr" for t in self.threads] + \
-                   [f"x{t}" for t in self.threads]
-            rows = []
-            for mode in self.modes:
-                vals = [self.timing(mapkey, mode, t, waitall, "commands_per_s")
-                        for t in self.threads]
-                rows.append([MODE_NAMES[mode]] + [f"{v:.0f}" if v else "-" for v in vals] +
-                            [f"{v / base:.2f}" if v and base else "-" for v in vals])
-            self.p("-waitall (every worker waits for a packet from each of its clients: the "
-                   "paper's method)" if waitall else "as packets come (qwsv's default)")
-            self.table(head, rows)
+               "each mode's speed-up\nover its own rate at 1 thread")
+        for load in self.loads:
+            for waitall in sorted(self.waits(load), reverse=True):
+                head = ["mode"] + [f"{t} thr" for t in self.threads] + \
+                       [f"x{t}" for t in self.threads]
+                rows = []
+                for mode in self.modes:
+                    vals = [self.timing(mapkey, mode, t, waitall, "commands_per_s", load)
+                            for t in self.threads]
+                    if not any(vals):
+                        continue
+                    rows.append([MODE_NAMES[mode]] + [shown(v, ".0f") for v in vals] +
+                                [shown(self.speedup(mapkey, mode, t, load, waitall), ".2f")
+                                 for t in self.threads])
+                if not rows:
+                    continue
+                how = ("-waitall (every worker waits for a packet from each of its clients: the "
+                       "paper's method)" if waitall else "as packets come (qwsv's default)")
+                if load == "replay":
+                    how = ("closed loop: every frame holds one move of each virtual client "
+                           "(what -waitall asks)")
+                self.p(f"{LOAD_NAMES[load]}; {how}")
+                self.table(head, rows)
 
     def cpu(self, mapkey):
         self.p("CPU-milliseconds of the server per 1,000 commands (its user + system time; "
                "median of the rounds)")
         head = ["mode"] + [f"{t} thr" for t in self.threads]
-        rows = []
-        for mode in self.modes:
-            rows.append([MODE_NAMES[mode]] + [
-                f"{v:.2f}" if (v := self.timing(mapkey, mode, t, 0, "cpu_ms_per_1000_commands"))
-                else "-" for t in self.threads])
-        self.table(head, rows)
+        for load in self.loads:
+            rows = []
+            for mode in self.modes:
+                vals = [self.timing(mapkey, mode, t, None, "cpu_ms_per_1000_commands", load)
+                        for t in self.threads]
+                if any(vals):
+                    rows.append([MODE_NAMES[mode]] + [shown(v, ".2f") for v in vals])
+            if rows:
+                self.p(LOAD_NAMES[load])
+                self.table(head, rows)
+        # what the machine gave: a speed-up needs a core per thread; other programs on the
+        # cores (or the bots) show here as a server that gets less than its threads
+        self.p("Cores the server got: its CPU time over the run's wall time (median of the "
+               f"rounds; {self.cores} cores on the machine)")
+        for load in self.loads:
+            rows = []
+            for mode in self.modes:
+                vals = [self.timing(mapkey, mode, t, None, "cores_used", load)
+                        for t in self.threads]
+                if any(vals):
+                    rows.append([MODE_NAMES[mode]] + [shown(v, ".2f") for v in vals])
+            if rows:
+                self.p(LOAD_NAMES[load])
+                self.table(head, rows)
+
+    # ---- the replayed load against the bots --------------------------------------------------
+    def load_share(self, mapkey, load, key="load_share"):
+        """The share of the server's CPU samples (perf) spent on the load itself: the bots' in
+        the kernel and socket calls, the virtual clients' side of the packets (replay); with
+        another key, that value of the runs perf sampled."""
+        vals = [num(r, key) for r in self.share_rows if r["map"] == mapkey and r["load"] == load]
+        vals = [v for v in vals if v is not None]
+        return statistics.median(vals) if vals else None
+
+    def cpu_against_network(self, mapkey):
+        """(replayed CPU per 1,000 commands, the bots' figure, their socket share, the bots'
+        minus the sockets, replayed / that - 1, the virtual clients' share) at the fewest
+        threads, lock, the bots as packets come (-waitall polls the socket meanwhile); None
+        when not measured. A share is a fraction of its own run's CPU, so the CPU figures are
+        those of the runs perf sampled (the bots' CPU per command moves by +-30 % from run to
+        run with how many commands a frame gets); the timing runs' medians without them."""
+        t1 = self.threads[0]
+        if "replay" not in self.loads or "bots" not in self.loads:
+            return None
+        key = "cpu_ms_per_1000_commands"
+        replay = self.load_share(mapkey, "replay", key)
+        if replay is None:
+            replay = self.timing(mapkey, "lock", t1, None, key, "replay")
+        bots = self.load_share(mapkey, "bots", key)
+        if bots is None:
+            bots = self.timing(mapkey, "lock", t1, 0 if 0 in self.waits("bots") else 1, key, "bots")
+        share = self.load_share(mapkey, "bots")
+        if replay is None or bots is None or share is None:
+            return None
+        without = bots * (1 - share)
+        return replay, bots, share, without, replay / without - 1, self.load_share(mapkey, "replay")
+
+    def game_work(self, mapkey):
+        """[(what, replayed per 1,000 commands, bots' per 1,000, z)] over the game-work check's
+        rounds (counts and commands summed per load; z: the difference over its Poisson
+        standard error)."""
+        rows = [r for r in self.equivalence_rows if r["map"] == mapkey]
+        if not rows:
+            return []
+        out = []
+        for key, what in GAME_WORK:
+            per = {}
+            for load in ("replay", "bots"):
+                mine = [r for r in rows if r["load"] == load and num(r, key) is not None
+                        and num(r, "work_commands")]
+                count = sum(num(r, key) for r in mine)
+                commands = sum(num(r, "work_commands") for r in mine)
+                per[load] = (count, commands)
+            (a, na), (b, nb) = per["replay"], per["bots"]  # counts, commands while all played
+            if not na or not nb:
+                continue
+            err = math.sqrt(a / na ** 2 + b / nb ** 2)
+            z = abs(a / na - b / nb) / err if err else 0.0
+            out.append((what, 1000 * a / na, 1000 * b / nb, z))
+        return out
+
+    def loads_compared(self, mapkey):
+        cpu = self.cpu_against_network(mapkey)
+        work = self.game_work(mapkey)
+        if not cpu and not work:
+            return
+        self.p("The replayed load against the bots")
+        if cpu:
+            replay, bots, share, without, diff, clients = cpu
+            self.p(f"  server CPU per 1,000 commands at {self.threads[0]} thread, LOCK, in the runs "
+                   f"perf sampled: replayed {replay:.2f} ms; bots (as packets come) {bots:.2f} ms, of which "
+                   f"{100 * share:.1f} % in the kernel and socket calls (perf), {without:.2f} ms "
+                   f"without: replayed / that = {1 + diff:.3f}")
+            if clients is not None:
+                self.p(f"  of the replayed figure, {100 * clients:.1f} % is the virtual clients' side "
+                       f"of the packets (perf): the server's own work {replay * (1 - clients):.2f} "
+                       f"ms, / the bots' without sockets = {replay * (1 - clients) / without:.3f}")
+        if work:
+            n = sum(r["map"] == mapkey and r["load"] == "replay" for r in self.equivalence_rows)
+            self.p(f"  the game's work per 1,000 commands while every client played, at the "
+                   f"trace's pace, 1 thread, LOCK ({n} round(s) of each load):")
+            self.table(["", "replayed", "bots", "z"],
+                       [[what, f"{a:.3f}", f"{b:.3f}", f"{z:.2f}"] for what, a, b, z in work])
+            self.p("  z: the difference over its standard error (counts taken as Poisson); "
+                   "within noise: z <= "
+                   f"{goals('atomic_quake')['equivalence_z_max']}")
+        self.p()
 
     def goal_lines(self, mapkey):
         self.p("Goals")
+        for goal, measured, verdict in self.load_goal_checks(mapkey):
+            self.p(f"  {goal}: {measured} ({'not judged on this map' if verdict == 'shown' else verdict})")
         most, paper = goals("atomic_quake")["stm_vs_lock_cpu_max"], paper_abort_pct()
         t1 = self.threads[0]
-        lock = self.timing(mapkey, "lock", t1, 0, "cpu_ms_per_1000_commands")
+        lock = self.timing(mapkey, "lock", t1, None, "cpu_ms_per_1000_commands")
         for mode in ("stm", "stm-htm0"):
-            v = self.timing(mapkey, mode, t1, 0, "cpu_ms_per_1000_commands")
+            v = self.timing(mapkey, mode, t1, None, "cpu_ms_per_1000_commands")
             if v and lock:
                 self.p(f"  {MODE_NAMES[mode]} / LOCK, server CPU time per command at {t1} "
                        f"thread: {v / lock:.3f} (goal <= {most}: "
@@ -237,20 +391,50 @@ class Report:
                 self.p(f"  irrevocable transactions in request processing, {MODE_NAMES[mode]} "
                        f"(threads: count of all): {'; '.join(cells)}")
         for t in self.threads:
-            reg = self.timing(mapkey, "region", t, 0, "commands_per_s")
-            stm = self.timing(mapkey, "stm", t, 0, "commands_per_s")
-            htm0 = self.timing(mapkey, "stm-htm0", t, 0, "commands_per_s")
+            reg = self.timing(mapkey, "region", t, None, "commands_per_s")
+            stm = self.timing(mapkey, "stm", t, None, "commands_per_s")
+            htm0 = self.timing(mapkey, "stm-htm0", t, None, "commands_per_s")
             if reg and stm:
                 self.p(f"  REGION / STM throughput at {t} thread(s): {reg / stm:.2f}" +
                        (f" (REGION / STM with LIBTM_HTM=0: {reg / htm0:.2f})" if htm0 else ""))
         self.p()
 
     # ---- the goals as data, and what the READMEs show --------------------------------------
+    def load_goal_checks(self, mapkey):
+        """[(goal, measured, verdict)] of the replayed load: the speed-up at 2 threads (judged
+        on the map goals.toml names), its CPU against the bots' without sockets, the same game
+        work."""
+        g, checks = goals("atomic_quake"), []
+        t = g["speedup_threads"]
+        if "replay" in self.loads and t in self.threads:
+            for mode in g["speedup_modes"]:
+                v = self.speedup(mapkey, mode, t, "replay")
+                judged = mapkey == g["speedup_map"]
+                checks.append((f"{MODE_NAMES[mode]}, replayed load: commands per second at {t} "
+                               f"threads / at 1 thread >= {g['speedup_min']} on "
+                               f"{g['speedup_map']}", shown(v, ".2f"),
+                               ("met" if v is not None and round(v, 2) >= g["speedup_min"]
+                                else "not met") if judged else "shown"))
+        cpu = self.cpu_against_network(mapkey)
+        if cpu:
+            diff = cpu[4]
+            checks.append((f"replayed CPU per command within {100 * g['cpu_vs_network_max']:.0f} % "
+                           "of the bots' minus the socket share, 1 thread, LOCK",
+                           f"{100 * diff:+.1f} %",
+                           "met" if abs(diff) <= g["cpu_vs_network_max"] else "not met"))
+        work = self.game_work(mapkey)
+        if work:
+            zmax = max(z for *_, z in work)
+            checks.append(("the same game work per 1,000 commands (kills, deaths, pickups, "
+                           f"sections), z <= {g['equivalence_z_max']}", f"largest z {zmax:.2f}",
+                           "met" if zmax <= g["equivalence_z_max"] else "not met"))
+        return checks
+
     def cpu_ratio(self, mapkey, mode="stm"):
         """mode / LOCK, the server's CPU time per command at the fewest threads."""
         t1 = self.threads[0]
-        lock = self.timing(mapkey, "lock", t1, 0, "cpu_ms_per_1000_commands")
-        v = self.timing(mapkey, mode, t1, 0, "cpu_ms_per_1000_commands")
+        lock = self.timing(mapkey, "lock", t1, None, "cpu_ms_per_1000_commands")
+        v = self.timing(mapkey, mode, t1, None, "cpu_ms_per_1000_commands")
         return v / lock if v and lock else None
 
     def abort_pcts(self, mapkey, mode):
@@ -261,14 +445,13 @@ class Report:
     def irrevocable(self, mapkey):
         """Irrevocable transactions in request processing over every transactional mode and
         thread count (None without statistics)."""
-        blocks = [b for b in self.blocks if b["map"] == mapkey and b["mode"].startswith("stm")
-                  and b["waitall"] == "0"]
+        blocks = [b for b in self.blocks if b["map"] == mapkey and b["mode"].startswith("stm")]
         return sum(int(b["irrevocable"]) for b in blocks) if blocks else None
 
     def goal_checks(self, mapkey):
         """[(goal, measured, verdict)] for one map."""
         most, paper = goals("atomic_quake")["stm_vs_lock_cpu_max"], paper_abort_pct()
-        checks = []
+        checks = self.load_goal_checks(mapkey)  # "shown": measured here, judged on another map
         ratio = self.cpu_ratio(mapkey)
         if ratio is not None:
             checks.append((f"STM / LOCK server CPU per command, {self.threads[0]} thread, <= {most}",
@@ -310,12 +493,21 @@ class Report:
                 cells[m].append(text)
             irrevocable = self.irrevocable(m)
             cells[m].append("-" if irrevocable is None else f"{irrevocable} ({'met' if irrevocable == 0 else 'not met'})")
-            cells[m].append(" / ".join(shown(ratio(self.timing(m, "region", t, 0, "commands_per_s"),
-                                                   self.timing(m, "stm", t, 0, "commands_per_s")), ".2f")
+            cells[m].append(" / ".join(shown(ratio(self.timing(m, "region", t, None, "commands_per_s"),
+                                                   self.timing(m, "stm", t, None, "commands_per_s")), ".2f")
                                        for t in self.threads))
             serial = [self.stats_row(m, "stm", t) for t in self.threads]
             cells[m].append(" / ".join(f"{100 * int(r['serial']) / int(r['commits']):.0f}" if r and int(r["commits"])
                                        else "-" for r in serial) + " %")
+            g = goals("atomic_quake")
+            cells[m].append(" / ".join(shown(self.speedup(m, mode, g["speedup_threads"], "replay"),
+                                             ".2f") for mode in g["speedup_modes"]))
+            cpu_net = self.cpu_against_network(m)
+            cells[m].append("-" if not cpu_net else
+                            f"{cpu_net[0]:.2f} / {cpu_net[1]:.2f} x (1 - {cpu_net[2]:.3f}) = "
+                            f"{1 + cpu_net[4]:.3f}")
+            work = self.game_work(m)
+            cells[m].append("-" if not work else f"{max(z for *_, z in work):.2f}")
             share = self.move_command_share(m)
             cells[m].append("-" if share is None else f"{100 * share:.1f} %")
             table2 = {row[0]: row for row in self.table2_rows(m)}
@@ -331,6 +523,14 @@ class Report:
                  "irrevocable transactions in request processing, every mode and thread count",
                  f"REGION / STM throughput at {threads} threads",
                  f"STM's serial runs at {threads} threads (share of its transactions)",
+                 f"replayed load: speed-up at {goals('atomic_quake')['speedup_threads']} threads, "
+                 f"{' / '.join(MODE_NAMES[x] for x in goals('atomic_quake')['speedup_modes'])} "
+                 f"(goal ≥ {goals('atomic_quake')['speedup_min']} on "
+                 f"{goals('atomic_quake')['speedup_map']})",
+                 f"replayed CPU / (bots' x (1 - socket share)) per command, {t1} thread, LOCK "
+                 f"(goal within {100 * goals('atomic_quake')['cpu_vs_network_max']:.0f} %)",
+                 "same game work, largest z of kills, deaths, pickups, sections (goal ≤ "
+                 f"{goals('atomic_quake')['equivalence_z_max']})",
                  f"the move command's share of the time in transactions, {t1} thread, {MODE_NAMES[software]}",
                  f"bytes read per transaction, average / largest, {t1} thread, {MODE_NAMES[software]}",
                  "bytes written per transaction, average / largest"]
@@ -338,16 +538,18 @@ class Report:
                               [[name] + [cells[m][i] for m in self.maps] for i, name in enumerate(names)])
 
     def write(self, prefix, plot):
-        self.p("Atomic Quake on this machine: qwsv under 24 fighting bots (qwbot, shipped "
-               "traces, closed loop)")
+        self.p("Atomic Quake on this machine: qwsv under 24 fighting clients replaying the "
+               "shipped traces in closed loop")
+        self.p("loads: " + "; ".join(LOAD_NAMES[ld] for ld in self.loads) +
+               ("\n(the first makes Tables 1-3 and Figure 3)" if len(self.loads) > 1 else ""))
         self.p(f"run {self.run}; {self.machine}")
         self.p("made by: scripts/quake-bench --paper (this file: scripts/atomic-quake-report.py "
                "report)")
         self.p("paper: Zyulkyarov et al., Atomic Quake, PPoPP 2009 (8 cores; abort rates from "
                "its Table 1,\nthe extents from its abstract); '-' where it gives no number.")
-        self.p("On 2 cores, more than 2 threads share the cores with each other and with the "
-               "bots: speed-ups are\nbounded by the machine, which is why CPU time per "
-               "command is given too.")
+        self.p(f"On {self.cores} cores, more than {self.cores} threads share the cores with each "
+               "other (and the bots with the server):\nspeed-ups are bounded by the machine, "
+               "which is why CPU time per command is given too.")
         self.p()
         for mapkey in self.maps:
             self.p("=" * 100)
@@ -358,6 +560,7 @@ class Report:
             self.table3(mapkey)
             self.throughput(mapkey)
             self.cpu(mapkey)
+            self.loads_compared(mapkey)
             self.goal_lines(mapkey)
         with open(prefix + ".txt", "w") as f:
             f.write("\n".join(self.out) + "\n")
@@ -374,51 +577,49 @@ class Report:
             print("atomic-quake-report: no plot: python3-matplotlib is missing")
             return
         cores = self.cores
-        # the third column only when -waitall was measured (--quick does without)
-        waits = [w for w in (0, 1) if any(r["waitall"] == str(w) for r in self.rows)]
-        fig, axes = plt.subplots(len(self.maps), 1 + len(waits),
-                                 figsize=(5.7 * (1 + len(waits)), 4.8 * len(self.maps)),
-                                 squeeze=False)
+        # per map: the first load's commands per second and speed-ups, then the other load's
+        # speed-ups (Figure 3's second panel)
+        panels = [(self.load, "absolute"), (self.load, "speedup")] + \
+                 [(ld, "speedup") for ld in self.loads[1:]]
+        fig, axes = plt.subplots(len(self.maps), len(panels),
+                                 figsize=(5.7 * len(panels), 4.8 * len(self.maps)), squeeze=False)
         markers = {"lock": "o", "region": "D", "stm": "s", "stm-htm0": "v", "stm-orec": "P",
                    "stm-norec": "X", "stmlock": "^",
                    "stmlock-htm0": "<", "stm-gcc": ">"}
         for row, mapkey in enumerate(self.maps):
-            ax_abs, panels = axes[row][0], list(zip(waits, axes[row][1:]))
-            for waitall, ax in panels:
-                base = self.timing(mapkey, "lock", self.threads[0], waitall, "commands_per_s")
-                if not base:
-                    continue
+            for (load, kind), ax in zip(panels, axes[row]):
+                wa = self.main_waitall(load)
+                how = "closed loop" if load == "replay" else \
+                    ("-waitall" if wa else "as packets come")
                 for mode in self.modes:
-                    pts = [(t, v) for t in self.threads
-                           if (v := self.timing(mapkey, mode, t, waitall, "commands_per_s"))]
-                    if not pts:
-                        continue
-                    if waitall == 0:
-                        ax_abs.plot([t for t, _ in pts], [v for _, v in pts],
-                                    marker=markers.get(mode, "o"), label=MODE_NAMES[mode])
-                    ax.plot([t for t, _ in pts], [v / base for _, v in pts],
-                            marker=markers.get(mode, "o"), label=MODE_NAMES[mode])
-                ax.plot(self.threads, [min(t, cores) for t in self.threads], "k--",
-                        linewidth=1, label=f"IDEAL (linear up to the {cores} cores)")
-                ax.set_title(("with -waitall (the paper's method)" if waitall else
-                              "as packets come") + f": relative to LOCK at {self.threads[0]} thread")
+                    if kind == "absolute":
+                        pts = [(t, v) for t in self.threads if (v := self.timing(
+                            mapkey, mode, t, wa, "commands_per_s", load))]
+                    else:
+                        pts = [(t, v) for t in self.threads
+                               if (v := self.speedup(mapkey, mode, t, load, wa))]
+                    if pts:
+                        ax.plot([t for t, _ in pts], [v for _, v in pts],
+                                marker=markers.get(mode, "o"), label=MODE_NAMES[mode])
+                if kind == "absolute":
+                    ax.set_title(f"{mapkey}, {LOAD_SHORT[load]} ({how}): commands per second")
+                    ax.set_ylabel("commands the server ran per second")
+                else:
+                    ax.plot(self.threads, [min(t, cores) for t in self.threads], "k--",
+                            linewidth=1, label=f"IDEAL (linear up to the {cores} cores)")
+                    ax.set_title(f"{mapkey}, {LOAD_SHORT[load]} ({how}): speed-up")
+                    ax.set_ylabel("commands per second / the mode's own at 1 thread")
                 ax.set_xlabel("server threads")
-                ax.set_ylabel("throughput / LOCK's at 1 thread")
                 ax.set_ylim(bottom=0)
-            ax_abs.set_title(f"{mapkey}: commands per second (absolute)")
-            ax_abs.set_xlabel("server threads")
-            ax_abs.set_ylabel("commands the server ran per second")
-            ax_abs.set_ylim(bottom=0)
-            for ax in axes[row]:
                 ax.grid(True, alpha=0.3)
                 ax.set_xticks(self.threads)
                 if ax.get_legend_handles_labels()[0]:
                     ax.legend(fontsize=7)
-        fig.suptitle(f"Atomic Quake on {cores} cores: 24 fighting bots in closed loop "
-                     f"(run {self.run}); beyond {cores} threads the cores are shared, "
-                     "speed-ups are bounded")
+        loads = " and ".join(LOAD_SHORT[ld] for ld in self.loads)
+        fig.suptitle(f"Atomic Quake on {cores} cores (run {self.run}), Figure 3 from the "
+                     f"{LOAD_SHORT[self.load]}" + (f" (24 virtual clients in the server, no "
+                     "sockets); the bots' load on the right" if len(self.loads) > 1 else "")
+                     + f"; beyond {cores} threads the cores are shared")
         fig.tight_layout()
         fig.savefig(png, dpi=90)
         print(f"atomic-quake-report: wrote {png}")
-
-

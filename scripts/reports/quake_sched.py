@@ -9,6 +9,7 @@ Then the goals of scripts/goals.toml (lpt at 2 threads on the large map: CPU per
 more than the best static mode's, every worker busy most of the request phase) and the
 reference design's published figures. The figure: CPU per 1,000 commands, the all-busy share
 (with the reference's 55 % and 40 %) and lpt's jobs and weights, by threads, one row per map."""
+import os
 import statistics
 from collections import defaultdict
 
@@ -26,7 +27,9 @@ REFERENCE = """Reference design (parallel QuakeWorld with dynamic load balancing
 issue's figures): 95-350 frames/s, 11-33 messages/frame, 3,135-3,850 messages/s; all workers
 busy 55 % of the time with the load balancing vs 40 % for the static server; about 9 jobs of
 weight 8 per frame on a 32-player map, about 20 jobs of weight 4 on a custom map."""
-COLUMNS = [("cpu_ms_per_1000_commands", "CPU ms/1000 cmd", "{:.2f}"),
+COLUMNS = [("commands_per_s", "commands/s", "{:.0f}"),
+           ("speedup", "x own 1 thr", "{:.2f}"),
+           ("cpu_ms_per_1000_commands", "CPU ms/1000 cmd", "{:.2f}"),
            ("all_busy_share", "all busy", "{:.0%}"),
            ("work_balance", "balance", "{:.0%}"),
            ("start_skew_ms", "start skew ms", "{:.3f}"),
@@ -48,10 +51,18 @@ def medians(rows):
     out = {}
     for key, rs in groups.items():
         point = {"rounds": len(rs)}
+        for r in rs:   # the commands of the window over its seconds
+            cmds, secs = number(r, "commands"), number(r, "duration_s")
+            r["commands_per_s"] = cmds / secs if cmds is not None and secs else None
         for col, _, _ in COLUMNS:
             values = [v for v in (number(r, col) for r in rs) if v is not None]
             point[col] = statistics.median(values) if values else None
         out[key] = point
+    # each mode's commands per second over its own at the fewest threads measured on the map
+    for (m, t, mode), point in out.items():
+        first = min(k[1] for k in out if k[0] == m)
+        base = out.get((m, first, mode), {}).get("commands_per_s")
+        point["speedup"] = point["commands_per_s"] / base if base and point["commands_per_s"] else None
     return out
 
 
@@ -59,14 +70,24 @@ def mode_order(modes):
     return sorted(modes, key=lambda m: list(NAMES).index(m) if m in NAMES else 99)
 
 
+def clients(row):
+    """Who the run's clients were: qwbot's scripted bots, or (--load replay) virtual clients
+    replaying the map's fight trace inside the server."""
+    if row.get("load") == "replay":
+        return f"{row['bots']} virtual clients replaying a fight trace in the server"
+    return f"{row['bots']} scripted bots"
+
+
 def table(points, rows):
     lines = []
     first = rows[0]
-    lines.append(f"quake-bench --sched, run {first['run']}: {first['bots']} scripted bots at speed "
+    lines.append(f"quake-bench --sched, run {first['run']}: {clients(first)} at speed "
                  f"{first['speed']} (1 = 77 moves/s each), {first['duration_s']} s measured per "
                  f"point once every bot was in the game; load average at the start of each point "
                  f"{min(number(r, 'load_avg') or 0 for r in rows):.2f}-"
                  f"{max(number(r, 'load_avg') or 0 for r in rows):.2f}")
+    lines.append("commands/s = the commands the server ran in the window over its seconds; x own "
+                 "1 thr = that over the same mode's at the fewest threads")
     lines.append("CPU = the server process's CPU time per 1,000 commands it ran; all busy = the "
                  "share of the request phase during which every worker was busy; balance = the "
                  "shortest worker's request phase over the longest one's (the all-busy share had "
@@ -176,13 +197,15 @@ def plot(points, png, rows):
     plt = pyplot(PROG)
     large = study_goals("quake_sched")["map"]
     maps = sorted({k[0] for k in points}, key=lambda x: (x != large, x))
-    fig, axes = plt.subplots(len(maps), 3, figsize=(17, 4.8 * len(maps)), squeeze=False)
+    fig, axes = plt.subplots(len(maps), 4, figsize=(22, 4.8 * len(maps)), squeeze=False)
     for row, m in zip(axes, maps):
-        ax_cpu, ax_busy, ax_jobs = row
+        ax_speedup, ax_cpu, ax_busy, ax_jobs = row
         threads = sorted({k[1] for k in points if k[0] == m})
         for mode in mode_order({k[2] for k in points if k[0] == m}):
             series = [(t, points[(m, t, mode)]) for t in threads if (m, t, mode) in points]
             style = {"marker": MARKERS.get(mode, "o"), "label": NAMES.get(mode, mode)}
+            gained = [(t, p["speedup"]) for t, p in series if p["speedup"] is not None]
+            ax_speedup.plot([t for t, _ in gained], [v for _, v in gained], **style)
             ax_cpu.plot([t for t, _ in series], [p["cpu_ms_per_1000_commands"] for _, p in series],
                         **style)
             # with one thread every worker is always busy: the share says nothing there
@@ -207,6 +230,10 @@ def plot(points, png, rows):
         ax_busy.axhline(0.40, color="grey", linestyle="--", linewidth=0.8)
         ax_busy.text(threads[0], 0.565, "reference lpt 55 %", fontsize=8, color="green")
         ax_busy.text(threads[0], 0.415, "reference static 40 %", fontsize=8, color="grey")
+        cores = os.cpu_count() or 2
+        ax_speedup.plot(threads, [min(t / threads[0], cores) for t in threads], "k--", linewidth=1,
+                        label=f"IDEAL (linear up to {cores} cores)")
+        ax_speedup.set_title(f"{m}: commands per second / the mode's own at {threads[0]} thread")
         ax_cpu.set_title(f"{m}: server CPU-ms per 1,000 commands")
         ax_busy.set_title(f"{m}: every worker busy (solid), balance (dashed)")
         ax_jobs.set_title(f"{m}: -sched lpt's jobs")
@@ -217,7 +244,7 @@ def plot(points, png, rows):
             ax.set_ylim(bottom=0)
             ax.legend(fontsize=8)
     first = rows[0]
-    fig.suptitle(f"qwsv -sched lpt vs static: {first['bots']} scripted bots at speed {first['speed']} "
+    fig.suptitle(f"qwsv -sched lpt vs static: {clients(first)} at speed {first['speed']} "
                  f"(run {first['run']})")
     fig.tight_layout()
     fig.savefig(png, dpi=90)

@@ -144,12 +144,19 @@ def headline():
     cm = libtm_cm_bench.Study(results("libtm-cm-bench.csv")).goal_summary()
     add("contention managers", "contention-managers", [cm] if cm else [])
     report = atomic_quake_report()
-    checks = {m: report.goal_checks(m) for m in report.maps}
-    merged = []
-    for i, (goal, _, _) in enumerate(checks[report.maps[0]]):
-        per_map = [(atomic_quake.MAP_SHORT.get(m, m), checks[m][i]) for m in report.maps]
-        merged.append((goal, "; ".join(f"{name}: {c[1]}" for name, c in per_map),
-                       "met" if all(c[2] == "met" for _, c in per_map) else "not met"))
+    # one row per goal, the maps' values side by side; a map where a goal is only shown
+    # ("shown": judged on another map) gives its value but no verdict
+    merged, goals_in_order = [], []
+    checks = {m: {goal: (measured, verdict) for goal, measured, verdict in report.goal_checks(m)}
+              for m in report.maps}
+    for m in report.maps:
+        goals_in_order += [goal for goal, _, _ in report.goal_checks(m) if goal not in goals_in_order]
+    for goal in goals_in_order:
+        per_map = [(atomic_quake.MAP_SHORT.get(m, m), checks[m][goal]) for m in report.maps
+                   if goal in checks[m]]
+        judged = [c for _, c in per_map if c[1] != "shown"]
+        merged.append((goal, "; ".join(f"{name}: {c[0]}" for name, c in per_map),
+                       "met" if judged and all(c[1] == "met" for c in judged) else "not met"))
     add("Atomic Quake", "the-atomic-quake-study", merged)
     add("id's game (QuakeC)", "quakeworlds-own-game-quakec", quake_qc_report().goal_checks())
     add("-sched lpt", "dynamic-load-balancing--sched-lpt", quake_sched.goal_checks(quake_sched_points()[1]))

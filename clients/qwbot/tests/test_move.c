@@ -11,13 +11,13 @@
 
 #include <cmocka.h>
 
-#include "move.h"
+#include "qw_clc_move.h"
 #include "qw_protocol.h"
 #include "script.h"
 
 static const char *chktbl_path;
 
-static void three_cmds(qwbot_cmd cmds[3])
+static void three_cmds(qw_rec_cmd cmds[3])
 {
     memset(cmds, 0, 3 * sizeof *cmds);
     cmds[2].msec = 13;
@@ -37,12 +37,12 @@ static const uint8_t expected_move[] = {
 static void test_move_known_bytes_without_checksum(void **state)
 {
     (void)state;
-    qwbot_cmd cmds[3];
+    qw_rec_cmd cmds[3];
     three_cmds(cmds);
     uint8_t buf[64];
     qw_sizebuf sb;
     qw_sizebuf_init(&sb, buf, sizeof buf);
-    qwbot_write_move(&sb, NULL, 1, 0, cmds);
+    qw_clc_write_move(&sb, NULL, 1, 0, cmds);
     assert_false(sb.overflowed);
     assert_int_equal(sb.cursize, sizeof expected_move);
     assert_memory_equal(buf, expected_move, sizeof expected_move);
@@ -61,13 +61,13 @@ static void test_move_checksum_known_values(void **state)
     /* values computed independently from the table, per shared/quake/README.md */
     static const struct { int32_t seq; uint8_t byte; } known[] = {
         {1, 0x0d}, {1000, 0x55}, {123456, 0xd8}};
-    qwbot_cmd cmds[3];
+    qw_rec_cmd cmds[3];
     three_cmds(cmds);
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         uint8_t buf[64];
         qw_sizebuf sb;
         qw_sizebuf_init(&sb, buf, sizeof buf);
-        qwbot_write_move(&sb, &tbl, known[i].seq, 0, cmds);
+        qw_clc_write_move(&sb, &tbl, known[i].seq, 0, cmds);
         assert_int_equal(buf[1], known[i].byte);
         assert_memory_equal(buf + 2, expected_move + 2, sizeof expected_move - 2);
     }
@@ -79,7 +79,7 @@ static void test_delta_request(void **state)
     uint8_t buf[4];
     qw_sizebuf sb;
     qw_sizebuf_init(&sb, buf, sizeof buf);
-    qwbot_write_delta_request(&sb, 0x1234);
+    qw_clc_write_delta(&sb, 0x1234);
     assert_int_equal(sb.cursize, 2);
     assert_int_equal(buf[0], clc_delta);
     assert_int_equal(buf[1], 0x34);
@@ -90,10 +90,10 @@ static void test_angles_are_wire_exact(void **state)
 {
     (void)state;
     for (uint32_t a = 0; a < 65536; a++) {
-        qwbot_cmd c = {0};
+        qw_rec_cmd c = {0};
         c.angles[0] = (uint16_t)a;
         qw_usercmd u;
-        qwbot_cmd_to_usercmd(&c, &u);
+        qw_rec_cmd_to_usercmd(&c, &u);
         uint8_t buf[4];
         qw_sizebuf sb;
         qw_sizebuf_init(&sb, buf, sizeof buf);
@@ -104,7 +104,7 @@ static void test_angles_are_wire_exact(void **state)
     }
 }
 
-static void usercmd_to_cmd(const qw_usercmd *u, qwbot_cmd *c)
+static void usercmd_to_cmd(const qw_usercmd *u, qw_rec_cmd *c)
 {
     memset(c, 0, sizeof *c);
     c->msec = u->msec;
@@ -122,13 +122,13 @@ static void usercmd_to_cmd(const qw_usercmd *u, qwbot_cmd *c)
 static void test_stream_survives_the_wire(void **state)
 {
     (void)state;
-    qwbot_stream s = {0};
+    qw_rec_stream s = {0};
     assert_int_equal(qwbot_script_generate(&s, 99, 3, 3000, 13), 0);
-    qwbot_cmd history[3] = {{0}};
+    qw_rec_cmd history[3] = {{0}};
     uint32_t moves = 0;
     for (uint32_t i = 0; i < s.count; i++) {
-        const qwbot_record *r = &s.records[i];
-        if (r->kind != QWBOT_REC_MOVE)
+        const qw_rec_record *r = &s.records[i];
+        if (r->kind != QW_REC_MOVE)
             continue;
         history[0] = history[1];
         history[1] = history[2];
@@ -136,7 +136,7 @@ static void test_stream_survives_the_wire(void **state)
         uint8_t buf[128];
         qw_sizebuf sb;
         qw_sizebuf_init(&sb, buf, sizeof buf);
-        qwbot_write_move(&sb, NULL, (int32_t)i + 1, 0, history);
+        qw_clc_write_move(&sb, NULL, (int32_t)i + 1, 0, history);
         assert_false(sb.overflowed);
 
         qw_msgreader rd;
@@ -151,7 +151,7 @@ static void test_stream_survives_the_wire(void **state)
         assert_true(qw_usercmd_read_delta(&rd, &u[1], &u[2]));
         assert_int_equal(qw_reader_remaining(&rd), 0);
         for (int k = 0; k < 3; k++) {
-            qwbot_cmd back;
+            qw_rec_cmd back;
             usercmd_to_cmd(&u[k], &back);
             assert_memory_equal(&back, &history[k], sizeof back);
         }

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "recording.h"
+#include "qw_recording.h"
 #include "script.h"
 
 static const char *traces_dir;
@@ -38,60 +38,60 @@ static const uint8_t known[] = {
     'Q', 'W', 'B', 'T', 'E', 'N', 'D', 0,
 };
 
-static void build_known(qwbot_trace *t)
+static void build_known(qw_recording *t)
 {
-    assert_int_equal(qwbot_trace_init(t, 1, 13, 7, "m"), 0);
-    qwbot_cmd c = {.msec = 13, .angles = {0, 0x4000, 0}, .forwardmove = 320,
+    assert_int_equal(qw_recording_init(t, 1, 13, 7, "m"), 0);
+    qw_rec_cmd c = {.msec = 13, .angles = {0, 0x4000, 0}, .forwardmove = 320,
                    .sidemove = -320, .buttons = 2, .impulse = 5};
-    assert_int_equal(qwbot_stream_add_move(&t->bots[0], 0, &c), 0);
-    assert_int_equal(qwbot_stream_add_string(&t->bots[0], 13, "say hi"), 0);
+    assert_int_equal(qw_rec_stream_add_move(&t->bots[0], 0, &c), 0);
+    assert_int_equal(qw_rec_stream_add_string(&t->bots[0], 13, "say hi"), 0);
 }
 
 static void test_encode_known_bytes(void **state)
 {
     (void)state;
-    qwbot_trace t;
+    qw_recording t;
     build_known(&t);
     uint8_t *data;
     size_t len;
-    assert_int_equal(qwbot_trace_encode(&t, &data, &len), 0);
+    assert_int_equal(qw_recording_encode(&t, &data, &len), 0);
     assert_int_equal(len, sizeof known);
     assert_memory_equal(data, known, sizeof known);
     free(data);
-    qwbot_trace_free(&t);
+    qw_recording_free(&t);
 }
 
 static void test_decode_known_bytes(void **state)
 {
     (void)state;
-    qwbot_trace t;
+    qw_recording t;
     char err[256];
-    assert_int_equal(qwbot_trace_decode(known, sizeof known, &t, err, sizeof err), 0);
+    assert_int_equal(qw_recording_decode(known, sizeof known, &t, err, sizeof err), 0);
     assert_int_equal(t.bot_count, 1);
     assert_int_equal(t.interval_ms, 13);
     assert_int_equal(t.seed, 7);
     assert_string_equal(t.map, "m");
     assert_int_equal(t.bots[0].count, 2);
     assert_int_equal(t.bots[0].moves, 1);
-    const qwbot_record *m = &t.bots[0].records[0];
-    assert_int_equal(m->kind, QWBOT_REC_MOVE);
+    const qw_rec_record *m = &t.bots[0].records[0];
+    assert_int_equal(m->kind, QW_REC_MOVE);
     assert_int_equal(m->cmd.angles[1], 0x4000);
     assert_int_equal(m->cmd.forwardmove, 320);
     assert_int_equal(m->cmd.sidemove, -320);
     assert_int_equal(m->cmd.buttons, 2);
     assert_int_equal(m->cmd.impulse, 5);
-    const qwbot_record *s = &t.bots[0].records[1];
-    assert_int_equal(s->kind, QWBOT_REC_STRING);
+    const qw_rec_record *s = &t.bots[0].records[1];
+    assert_int_equal(s->kind, QW_REC_STRING);
     assert_int_equal(s->time_ms, 13);
     assert_string_equal(s->text, "say hi");
-    qwbot_trace_free(&t);
+    qw_recording_free(&t);
 }
 
 static void expect_reject(const uint8_t *data, size_t len, const char *why_contains)
 {
-    qwbot_trace t;
+    qw_recording t;
     char err[256] = "";
-    assert_int_equal(qwbot_trace_decode(data, len, &t, err, sizeof err), -1);
+    assert_int_equal(qw_recording_decode(data, len, &t, err, sizeof err), -1);
     assert_non_null(strstr(err, why_contains));
     assert_null(t.bots);
 }
@@ -102,9 +102,9 @@ static void test_decode_rejects_damage(void **state)
     uint8_t buf[sizeof known + 1];
     /* every truncation is an error, never a crash */
     for (size_t n = 0; n < sizeof known; n++) {
-        qwbot_trace t;
+        qw_recording t;
         char err[256];
-        assert_int_equal(qwbot_trace_decode(known, n, &t, err, sizeof err), -1);
+        assert_int_equal(qw_recording_decode(known, n, &t, err, sizeof err), -1);
     }
     memcpy(buf, known, sizeof known);
     buf[0] = 'X';
@@ -132,12 +132,12 @@ static void test_decode_rejects_damage(void **state)
 static void test_stream_rejects_bad_records(void **state)
 {
     (void)state;
-    qwbot_stream s = {0};
-    qwbot_cmd c = {0};
-    assert_int_equal(qwbot_stream_add_move(&s, 10, &c), 0);
-    assert_int_equal(qwbot_stream_add_move(&s, 9, &c), -1);
-    assert_int_equal(qwbot_stream_add_string(&s, 10, ""), -1);
-    assert_int_equal(qwbot_stream_add_string(&s, 10, "two\nlines"), -1);
+    qw_rec_stream s = {0};
+    qw_rec_cmd c = {0};
+    assert_int_equal(qw_rec_stream_add_move(&s, 10, &c), 0);
+    assert_int_equal(qw_rec_stream_add_move(&s, 9, &c), -1);
+    assert_int_equal(qw_rec_stream_add_string(&s, 10, ""), -1);
+    assert_int_equal(qw_rec_stream_add_string(&s, 10, "two\nlines"), -1);
     assert_int_equal(s.count, 1);
     free(s.records);
 }
@@ -162,17 +162,17 @@ static size_t read_file(const char *path, uint8_t *buf, size_t cap)
 static void test_file_round_trip_is_deterministic(void **state)
 {
     (void)state;
-    qwbot_trace t, back;
-    assert_int_equal(qwbot_trace_init(&t, 3, 13, 42, "crateprefab_dm"), 0);
+    qw_recording t, back;
+    assert_int_equal(qw_recording_init(&t, 3, 13, 42, "crateprefab_dm"), 0);
     for (unsigned b = 0; b < 3; b++)
         assert_int_equal(qwbot_script_generate(&t.bots[b], 42, b, 500, 13), 0);
     char err[256];
     char a[512], c[512];
     snprintf(a, sizeof a, "%s", temp_path("a.trace"));
     snprintf(c, sizeof c, "%s", temp_path("c.trace"));
-    assert_int_equal(qwbot_trace_save(&t, a, err, sizeof err), 0);
-    assert_int_equal(qwbot_trace_load(a, &back, err, sizeof err), 0);
-    assert_int_equal(qwbot_trace_save(&back, c, err, sizeof err), 0);
+    assert_int_equal(qw_recording_save(&t, a, err, sizeof err), 0);
+    assert_int_equal(qw_recording_load(a, &back, err, sizeof err), 0);
+    assert_int_equal(qw_recording_save(&back, c, err, sizeof err), 0);
     static uint8_t fa[1 << 20], fc[1 << 20];
     size_t na = read_file(a, fa, sizeof fa), nc = read_file(c, fc, sizeof fc);
     assert_true(na > 0 && na < sizeof fa);
@@ -180,8 +180,8 @@ static void test_file_round_trip_is_deterministic(void **state)
     assert_memory_equal(fa, fc, na);
     assert_true(fa[0] == 0x1f && fa[1] == 0x8b);  /* gzip */
     assert_int_equal(back.bots[2].moves, 500);
-    qwbot_trace_free(&t);
-    qwbot_trace_free(&back);
+    qw_recording_free(&t);
+    qw_recording_free(&back);
     unlink(a);
     unlink(c);
 }
@@ -189,15 +189,15 @@ static void test_file_round_trip_is_deterministic(void **state)
 static void test_load_reports_path(void **state)
 {
     (void)state;
-    qwbot_trace t;
+    qw_recording t;
     char err[512];
-    assert_int_equal(qwbot_trace_load("/nonexistent/x.trace", &t, err, sizeof err), -1);
+    assert_int_equal(qw_recording_load("/nonexistent/x.trace", &t, err, sizeof err), -1);
     assert_non_null(strstr(err, "/nonexistent/x.trace"));
     char *p = temp_path("junk.trace");
     FILE *f = fopen(p, "w");
     fputs("this is not a trace\n", f);
     fclose(f);
-    assert_int_equal(qwbot_trace_load(p, &t, err, sizeof err), -1);
+    assert_int_equal(qw_recording_load(p, &t, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a qwbot trace"));
     unlink(p);
 }
@@ -226,36 +226,36 @@ static void test_shipped_traces_reencode_identically(void **state)
         int got = gzread(f, raw, sizeof raw);
         gzclose(f);
         assert_true(got > 0 && (size_t)got < sizeof raw);
-        qwbot_trace t;
+        qw_recording t;
         char err[256];
-        if (qwbot_trace_decode(raw, (size_t)got, &t, err, sizeof err) != 0)
+        if (qw_recording_decode(raw, (size_t)got, &t, err, sizeof err) != 0)
             fail_msg("%s: %s", path, err);
         assert_true(t.bot_count >= 1);
         assert_true(t.bots[0].moves > 0);
         uint8_t *again;
         size_t len;
-        assert_int_equal(qwbot_trace_encode(&t, &again, &len), 0);
+        assert_int_equal(qw_recording_encode(&t, &again, &len), 0);
         assert_int_equal(len, (size_t)got);
         assert_memory_equal(again, raw, len);
         free(again);
-        qwbot_trace_free(&t);
+        qw_recording_free(&t);
         checked++;
     }
     closedir(d);
     assert_true(checked > 0);
 }
 
-static int streams_equal(const qwbot_stream *a, const qwbot_stream *b)
+static int streams_equal(const qw_rec_stream *a, const qw_rec_stream *b)
 {
     if (a->count != b->count)
         return 0;
     for (uint32_t i = 0; i < a->count; i++) {
-        const qwbot_record *x = &a->records[i], *y = &b->records[i];
+        const qw_rec_record *x = &a->records[i], *y = &b->records[i];
         if (x->kind != y->kind || x->time_ms != y->time_ms)
             return 0;
-        if (x->kind == QWBOT_REC_MOVE && memcmp(&x->cmd, &y->cmd, sizeof x->cmd) != 0)
+        if (x->kind == QW_REC_MOVE && memcmp(&x->cmd, &y->cmd, sizeof x->cmd) != 0)
             return 0;
-        if (x->kind == QWBOT_REC_STRING && strcmp(x->text, y->text) != 0)
+        if (x->kind == QW_REC_STRING && strcmp(x->text, y->text) != 0)
             return 0;
     }
     return 1;
@@ -264,8 +264,8 @@ static int streams_equal(const qwbot_stream *a, const qwbot_stream *b)
 static void test_script_is_repeatable(void **state)
 {
     (void)state;
-    qwbot_trace t;
-    assert_int_equal(qwbot_trace_init(&t, 4, 13, 0, ""), 0);
+    qw_recording t;
+    assert_int_equal(qw_recording_init(&t, 4, 13, 0, ""), 0);
     assert_int_equal(qwbot_script_generate(&t.bots[0], 7, 0, 2000, 13), 0);
     assert_int_equal(qwbot_script_generate(&t.bots[1], 7, 0, 2000, 13), 0);
     assert_int_equal(qwbot_script_generate(&t.bots[2], 8, 0, 2000, 13), 0);
@@ -274,14 +274,14 @@ static void test_script_is_repeatable(void **state)
     assert_false(streams_equal(&t.bots[0], &t.bots[2]));
     assert_false(streams_equal(&t.bots[0], &t.bots[3]));
     /* one move per interval, each lasting the interval; every kind of action appears */
-    const qwbot_stream *s = &t.bots[0];
+    const qw_rec_stream *s = &t.bots[0];
     assert_int_equal(s->moves, 2000);
     uint32_t k = 0;
     int walked = 0, jumped = 0, shot = 0, turned = 0;
     uint16_t yaw = 0;
     for (uint32_t i = 0; i < s->count; i++) {
-        const qwbot_record *r = &s->records[i];
-        if (r->kind != QWBOT_REC_MOVE)
+        const qw_rec_record *r = &s->records[i];
+        if (r->kind != QW_REC_MOVE)
             continue;
         assert_int_equal(r->time_ms, k * 13);
         assert_int_equal(r->cmd.msec, 13);
@@ -293,20 +293,20 @@ static void test_script_is_repeatable(void **state)
         k++;
     }
     assert_true(walked && jumped && shot && turned);
-    qwbot_trace_free(&t);
+    qw_recording_free(&t);
 }
 
 static void test_stream_repeat(void **state)
 {
     (void)state;
-    qwbot_stream src = {0}, dst = {0};
-    qwbot_cmd c = {.msec = 13};
-    assert_int_equal(qwbot_stream_add_move(&src, 0, &c), 0);
-    assert_int_equal(qwbot_stream_add_string(&src, 13, "say a"), 0);
-    assert_int_equal(qwbot_stream_add_move(&src, 13, &c), 0);
-    assert_int_equal(qwbot_stream_add_move(&src, 26, &c), 0);
+    qw_rec_stream src = {0}, dst = {0};
+    qw_rec_cmd c = {.msec = 13};
+    assert_int_equal(qw_rec_stream_add_move(&src, 0, &c), 0);
+    assert_int_equal(qw_rec_stream_add_string(&src, 13, "say a"), 0);
+    assert_int_equal(qw_rec_stream_add_move(&src, 13, &c), 0);
+    assert_int_equal(qw_rec_stream_add_move(&src, 26, &c), 0);
     /* the first 2 moves (and the string between them), 3 times, 13 ms apart */
-    assert_int_equal(qwbot_stream_repeat(&dst, &src, 2, 3, 13), 0);
+    assert_int_equal(qw_rec_stream_repeat(&dst, &src, 2, 3, 13), 0);
     assert_int_equal(dst.count, 9);
     assert_int_equal(dst.moves, 6);
     static const uint32_t times[] = {0, 13, 13, 26, 39, 39, 52, 65, 65};

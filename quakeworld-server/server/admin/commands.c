@@ -14,6 +14,7 @@
 #include "net/client.h"
 #include "net/client_commands.h"
 #include "net/reliable.h"
+#include "net/scoreboard.h"
 #include "net/socket.h"
 #include "qw_info.h"
 #include "server.h"
@@ -21,24 +22,24 @@
 static void cmd_status(const sv_args *a)
 {
     (void)a;
-    int players = 0;
-    for (int i = 0; i < SV_CLIENT_SLOTS; i++)
-        players += sv.clients[i].state >= CL_CONNECTED;
+    int players, spectators;
+    sv_client_count(&players, &spectators);
     double on_map = sv_mapchange_map_seconds();
     sv_cmd_printf("hostname : %s\naddress  : %s:%d\nmap      : %s (%d:%02d on it; timelimit "
-                  "%s min, fraglimit %s)\nplayers  : %d of %d\n"
+                  "%s min, fraglimit %s)\nplayers  : %d of %d, spectators %d of %d\n"
                   "userid frags ping  time name             address",
                   sv_cvar_string("hostname"), sv.opt.ip ? sv.opt.ip : "0.0.0.0", sv.opt.port,
                   sv.mapname, (int)on_map / 60, (int)on_map % 60, sv_cvar_string("timelimit"),
-                  sv_cvar_string("fraglimit"), players, sv.opt.maxclients);
+                  sv_cvar_string("fraglimit"), players, sv.opt.maxclients, spectators,
+                  sv.opt.maxspectators);
     for (int i = 0; i < SV_CLIENT_SLOTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state < CL_CONNECTED)
             continue;
         char addr[64];
         int secs = (int)(sv.realtime - cl->connect_time);
-        sv_cmd_printf("%6d %5d %4d %2d:%02d %-16s %s%s", cl->userid, sv.players[i].frags,
-                      (int)cl->ping_ms, secs / 60, secs % 60, cl->name,
+        sv_cmd_printf("%6d %5d %4d %2d:%02d %-16s %s%s", cl->userid, sv_scoreboard_frags(i),
+                      sv_scoreboard_ping(cl), secs / 60, secs % 60, cl->name,
                       sv_addr_str(&cl->addr, addr, sizeof addr),
                       cl->spectator ? " (spectator)"
                       : cl->state == CL_CONNECTED ? " (signing on)" : "");

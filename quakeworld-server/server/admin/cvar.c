@@ -17,7 +17,10 @@ static sv_cvar cvars[] = {
      .help = "the server's name in server browsers and quakestat"},
     {.name = "maxclients", .default_value = "16", .serverinfo_key = "maxclients",
      .numeric = true, .integer = true, .lo = 1, .hi = 0 /* set in sv_cvar_init */,
-     .help = "player slots (clients already connected stay when it is lowered)"},
+     .help = "players (clients already connected stay when it is lowered)"},
+    {.name = "maxspectators", .default_value = "8", .serverinfo_key = "maxspectators",
+     .numeric = true, .integer = true, .lo = 0, .hi = QW_MAX_CLIENTS,
+     .help = "spectators, beside the players (each takes one of the first 32 slots)"},
     {.name = "timelimit", .default_value = "0", .serverinfo_key = "timelimit", .numeric = true,
      .lo = 0, .hi = 100000,
      .help = "minutes a match lasts on a map (0 = no limit); then the next map of sv_maplist"},
@@ -93,6 +96,7 @@ static bool valid_value(const sv_cvar *cv, const char *value, char *err, size_t 
 static void apply(void)
 {
     sv.opt.maxclients = (int)sv_cvar_number("maxclients");
+    sv.opt.maxspectators = (int)sv_cvar_number("maxspectators");
     sv.opt.fraglimit = (int)sv_cvar_number("fraglimit");
 }
 
@@ -229,11 +233,8 @@ void sv_cvar_build_serverinfo(void)
 {
     sv.serverinfo[0] = 0;
     char v[32];
-    /* hostname, maxclients, timelimit, fraglimit, *gamedir, ... */
+    /* hostname, maxclients, maxspectators, timelimit, fraglimit, *gamedir, ... */
     sv_cvar_add_serverinfo(sv.serverinfo, sizeof sv.serverinfo);
-    /* spectators take player slots: as many as there are */
-    snprintf(v, sizeof v, "%d", sv.opt.maxclients);
-    qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "maxspectators", v);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "map", sv.mapname);
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "deathmatch", "1");
     qw_info_set(sv.serverinfo, sizeof sv.serverinfo, "teamplay", "0");

@@ -1,9 +1,10 @@
 /* Console variables (cvars), the settings an admin changes with "set NAME VALUE", "NAME
- * VALUE", +set on the command line, server.cfg or rcon: hostname, maxclients, timelimit,
- * fraglimit, rcon_password, sv_gamedir, the map rotation and the rcon rate limit. Cvars
- * marked for the serverinfo appear there under QuakeWorld's keys (sv_gamedir is *gamedir),
- * and a change is sent to the connected clients (svc_serverinfo); the serverinfo they feed is
- * built here, with the admin's keys and the server's own. Master thread only. */
+ * VALUE", +set on the command line, server.cfg or rcon: hostname, maxclients,
+ * maxspectators, timelimit, fraglimit, rcon_password, sv_gamedir, the map rotation and the
+ * rcon rate limit. Cvars marked for the serverinfo appear there under QuakeWorld's keys
+ * (sv_gamedir is *gamedir), and a change is sent to the connected clients (svc_serverinfo);
+ * the serverinfo they feed is built here, with the admin's keys and the server's own. Master
+ * thread only. */
 #ifndef SV_ADMIN_CVAR_H
 #define SV_ADMIN_CVAR_H
 

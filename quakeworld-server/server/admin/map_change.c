@@ -12,6 +12,7 @@
 #include "map.h"
 #include "net/client.h"
 #include "net/reliable.h"
+#include "net/scoreboard.h"
 #include "server.h"
 #include "sync/region.h"
 
@@ -83,7 +84,7 @@ static void end_match(const char *announcement, const char *reason)
         sv_client *cl = &sv.clients[i];
         if (cl->state == CL_SPAWNED && !cl->spectator)
             len += (size_t)snprintf(scores + len, sizeof scores - len, "%s%s %d",
-                                    len ? ", " : "", cl->name, sv.players[i].frags);
+                                    len ? ", " : "", cl->name, sv_scoreboard_frags(i));
     }
     sv_log("match over on %s: %s; frags: %s", sv.mapname, reason, len ? scores : "(no players)");
     char text[128];
@@ -124,7 +125,7 @@ static void check_limits(void)
         return;
     for (int i = 0; i < SV_CLIENT_SLOTS; i++)
         if (sv.clients[i].state == CL_SPAWNED && !sv.clients[i].spectator &&
-            sv.players[i].frags >= fraglimit) {
+            sv_scoreboard_frags(i) >= fraglimit) {
             char reason[96];
             snprintf(reason, sizeof reason, "fraglimit %d reached by %s", fraglimit,
                      sv.clients[i].name);

@@ -8,6 +8,7 @@
 #include "game/game.h"
 #include "log.h"
 #include "net/reliable.h"
+#include "net/scoreboard.h"
 #include "net/socket.h"
 #include "net/userinfo.h"
 
@@ -44,7 +45,7 @@ void sv_client_free(sv_client *cl, const char *reason)
     if (cl->state == CL_FREE)
         return;
     bool was_spawned = cl->state == CL_SPAWNED;
-    if (reason) {
+    if (reason && !cl->replay) {
         /* tell the client, unreliably (it may be gone) */
         uint8_t msg[1] = {svc_disconnect}, pkt[QW_MAX_PACKET];
         sv_reliable_clear(cl);
@@ -52,23 +53,48 @@ void sv_client_free(sv_client *cl, const char *reason)
         cl->netchan.reliable_length = 0;
         size_t n = qw_netchan_transmit(&cl->netchan, msg, 1, pkt, sizeof pkt);
         sv_net_send(&cl->addr, pkt, n);
+    }
+    if (reason)
         sv_log("%s dropped: %s", cl->name, reason);
-    }
-    if (was_spawned || sv.players[cl->slot].active) {
+    if (was_spawned || sv.players[cl->slot].active)
         sv_game_remove_player(cl->slot);
-        if (reason) {
-            char text[128];
-            snprintf(text, sizeof text, "%s left the game\n", cl->name);
-            cl->state = CL_FREE;
-            if (!sv_game_qc) /* QuakeWorld's game says it itself (ClientDisconnect) */
-                sv_broadcast_print(PRINT_HIGH, text);
-            uint8_t frags[4] = {svc_updatefrags, (uint8_t)cl->slot, 0, 0};
-            sv_reliable_broadcast_about(cl->slot, frags, sizeof frags);
-        }
+    cl->state = CL_FREE;
+    if (was_spawned && reason && !sv_game_qc) { /* QuakeWorld's game says it (ClientDisconnect) */
+        char text[128];
+        snprintf(text, sizeof text, "%s left the game\n", cl->name);
+        sv_broadcast_print(PRINT_HIGH, text);
     }
+    /* even a client that never entered was on the scoreboards of those who signed on
+     * meanwhile; a reconnect (reason NULL) clears it too, until it enters again */
+    sv_scoreboard_announce_leave(cl);
     free(cl->download);
     cl->download = NULL;
-    cl->state = CL_FREE;
+}
+
+int sv_client_slot_limit(bool bigslots)
+{
+    int n = sv.opt.maxclients + sv.opt.maxspectators;
+    if (n > SV_CLIENT_SLOTS)
+        n = SV_CLIENT_SLOTS;
+    if (!bigslots && n > QW_MAX_CLIENTS)
+        n = QW_MAX_CLIENTS;
+    return n;
+}
+
+int sv_client_slots_known(bool bigslots)
+{
+    int n = sv_client_slot_limit(bigslots);
+    if (n < slots_used) /* maxclients was lowered: those above stay connected */
+        n = slots_used < QW_MAX_CLIENTS || bigslots ? slots_used : QW_MAX_CLIENTS;
+    return n;
+}
+
+void sv_client_count(int *players, int *spectators)
+{
+    *players = *spectators = 0;
+    for (int i = 0; i < SV_CLIENT_SLOTS; i++)
+        if (sv.clients[i].state >= CL_CONNECTED)
+            ++*(sv.clients[i].spectator ? spectators : players);
 }
 
 sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len)

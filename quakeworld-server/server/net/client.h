@@ -10,9 +10,17 @@
 
 void sv_client_init(sv_client *cl, const struct sockaddr_in *from, int qport,
                     const char *userinfo);
-/* Removes a client and its player (reason NULL = silently, e.g. a reconnect reusing the
- * slot). */
+/* Removes a client and its player, and clears its slot on everybody's scoreboard (reason
+ * NULL = without telling the client, e.g. a reconnect reusing the slot). */
 void sv_client_free(sv_client *cl, const char *reason);
+/* How many slots players and spectators may use together (maxclients + maxspectators),
+ * for a client with big slots or one that knows QuakeWorld's 32 slots. */
+int sv_client_slot_limit(bool bigslots);
+/* The slots such a client is told about: the limit, or more while clients connected before
+ * maxclients was lowered hold slots above it. */
+int sv_client_slots_known(bool bigslots);
+/* Connected players and spectators (counted against maxclients and maxspectators). */
+void sv_client_count(int *players, int *spectators);
 /* The client a sequenced packet comes from (address, or address + qport after a NAT port
  * change), or NULL. */
 sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len);

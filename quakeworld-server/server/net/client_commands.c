@@ -1,6 +1,6 @@
 /* String commands from clients (RP, run by the client's worker): the sign-on sequence
  * (new, soundlist, modellist, prespawn, spawn, begin), chat (and the chat line the console's
- * "say" shares), setinfo, downloads, drop.
+ * "say" shares), setinfo, pings (net/scoreboard.h), downloads, drop.
  * Replies are built in local buffers outside any section, then appended to the client's
  * reliable queue in a small CS_CLIENT_MESSAGE (others may be printing to it meanwhile). */
 #include "net/client_commands.h"
@@ -13,6 +13,7 @@
 #include "game/game.h"
 #include "log.h"
 #include "net/reliable.h"
+#include "net/scoreboard.h"
 #include "net/tokenize.h"
 #include "net/userinfo.h"
 #include "qw_info.h"
@@ -153,86 +154,22 @@ static void cmd_prespawn(sv_client *cl, const sv_args *a)
     send_reliable(cl, &sb);
 }
 
-/* What a newcomer's scoreboard needs of one slot, copied inside CS_SCOREBOARD (others
- * change frags and names meanwhile); the messages are then built outside the section. */
-typedef struct user_snapshot {
-    bool here, spectator;
-    char name[32];
-    int topcolor, bottomcolor, userid, frags;
-    double ping_ms, connect_time;
-} user_snapshot;
-
-static void snapshot_users(user_snapshot *out, int n)
-{
-    for (int i = 0; i < n; i++) {
-        const sv_client *c = &sv.clients[i];
-        out[i].here = c->state == CL_CONNECTED || c->state == CL_SPAWNED;
-        out[i].spectator = c->spectator;
-        memcpy(out[i].name, c->name, sizeof out[i].name);
-        out[i].topcolor = c->topcolor;
-        out[i].bottomcolor = c->bottomcolor;
-        out[i].userid = c->userid;
-        out[i].frags = sv.players[i].frags;
-        out[i].ping_ms = c->ping_ms;
-        out[i].connect_time = c->connect_time;
-    }
-}
-
-/* Kept out of line: a transaction begins like setjmp, and the caller's loop variables
- * would otherwise be "clobbered" candidates. */
-static __attribute__((noinline)) void snapshot_users_cs(user_snapshot *out, int n)
-{
-    CRITICAL_SECTION(CS_SCOREBOARD, snapshot_users(out, n););
-}
-
-/* Full user update for one slot (frags, ping, entertime, userinfo). */
-static void write_user_update(qw_sizebuf *sb, int slot, const user_snapshot *u)
-{
-    qw_write_byte(sb, svc_updatefrags);
-    qw_write_byte(sb, slot);
-    qw_write_short(sb, u->here ? u->frags : 0);
-    qw_write_byte(sb, svc_updateping);
-    qw_write_byte(sb, slot);
-    qw_write_short(sb, u->here ? (int)u->ping_ms : 0);
-    qw_write_byte(sb, svc_updatepl);
-    qw_write_byte(sb, slot);
-    qw_write_byte(sb, 0);
-    qw_write_byte(sb, svc_updateentertime);
-    qw_write_byte(sb, slot);
-    qw_write_float(sb, u->here ? (float)(sv.realtime - u->connect_time) : 0.0f);
-    char info[QW_MAX_INFO_STRING + 32] = "";
-    if (u->here) {
-        /* the userinfo others see: name and colours */
-        char v[64];
-        qw_info_set(info, sizeof info, "name", u->name);
-        snprintf(v, sizeof v, "%d", u->topcolor);
-        qw_info_set(info, sizeof info, "topcolor", v);
-        snprintf(v, sizeof v, "%d", u->bottomcolor);
-        qw_info_set(info, sizeof info, "bottomcolor", v);
-        if (u->spectator)
-            qw_info_set(info, sizeof info, "*spectator", "1");
-    }
-    qw_write_byte(sb, svc_updateuserinfo);
-    qw_write_byte(sb, slot);
-    qw_write_long(sb, u->here ? u->userid : 0);
-    qw_write_string(sb, info);
-}
-
 static void cmd_spawn(sv_client *cl, const sv_args *a)
 {
     if (cl->state != CL_CONNECTED || !check_spawncount(cl, a))
         return;
     uint8_t buf[QW_MAX_MSGLEN];
     qw_sizebuf sb;
-    user_snapshot users[SV_MAX_CLIENTS];
-    int n = sv.opt.maxclients;
-    if (n > QW_MAX_CLIENTS && !cl->bigslots)
-        n = QW_MAX_CLIENTS; /* it knows 32 slots */
-    snapshot_users_cs(users, n);
-    /* one message per slot so each fits a reliable block whole */
+    sv_scoreboard_entry board[SV_MAX_CLIENTS];
+    int n = sv_scoreboard_snapshot(cl, board);
+    /* one message per slot so each fits a reliable block whole; a client's scoreboard is
+     * empty after serverdata, so free slots need none (160 of them would crowd the queue of
+     * a bot joining with 160 others) */
     for (int i = 0; i < n; i++) {
+        if (!board[i].here)
+            continue;
         qw_sizebuf_init(&sb, buf, sizeof buf);
-        write_user_update(&sb, i, &users[i]);
+        sv_scoreboard_write_update(&sb, i, &board[i]);
         if (!send_reliable(cl, &sb))
             return;
     }
@@ -246,6 +183,28 @@ static void cmd_spawn(sv_client *cl, const sv_args *a)
     qw_write_string(&sb, "skins\n");
     send_reliable(cl, &sb);
     cl->stats_valid = false;
+}
+
+/* "pings": a client showing its scoreboard asks for everybody's ping and packet loss. */
+static void cmd_pings(sv_client *cl)
+{
+    uint8_t buf[QW_MAX_MSGLEN];
+    qw_sizebuf sb;
+    sv_scoreboard_entry board[SV_MAX_CLIENTS];
+    int n = sv_scoreboard_snapshot(cl, board);
+    qw_sizebuf_init(&sb, buf, sizeof buf);
+    for (int i = 0; i < n; i++) {
+        if (!board[i].here)
+            continue;
+        if (qw_sizebuf_free_space(&sb) < 8) {
+            if (!send_reliable(cl, &sb))
+                return;
+            qw_sizebuf_init(&sb, buf, sizeof buf);
+        }
+        sv_scoreboard_write_ping(&sb, i, &board[i]);
+    }
+    if (sb.cursize)
+        send_reliable(cl, &sb);
 }
 
 /* Puts the player into the world and marks the client spawned, in one section: other
@@ -275,8 +234,17 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
     char text[96];
     snprintf(text, sizeof text, "%s %s\n", cl->name,
              cl->spectator ? "entered as a spectator" : "entered the game");
-    if (!sv_game_qc) /* QuakeWorld's game in QuakeC says it itself (ClientConnect) */
-        CRITICAL_SECTION(CS_BROADCAST, sv_broadcast_print(PRINT_HIGH, text););
+    /* everybody's scoreboard gets the newcomer (mvdsv sends its full update to all) */
+    sv_scoreboard_entry me;
+    sv_scoreboard_entry_of(cl, &me);
+    cl->frags_announced = me.frags;
+    uint8_t buf[QW_MAX_MSGLEN];
+    qw_sizebuf sb;
+    qw_sizebuf_init(&sb, buf, sizeof buf);
+    sv_scoreboard_write_update(&sb, cl->slot, &me);
+    /* QuakeWorld's game in QuakeC says who entered itself (ClientConnect) */
+    CRITICAL_SECTION(CS_BROADCAST, if (!sv_game_qc) sv_broadcast_print(PRINT_HIGH, text);
+                     sv_reliable_broadcast_about(cl->slot, buf, sb.cursize););
     sv_log("%.*s", (int)strlen(text) - 1, text);
 }
 
@@ -321,22 +289,32 @@ static void cmd_setinfo(sv_client *cl, const sv_args *a)
     }
     /* others read the name and colours when building scoreboards and obituaries */
     CRITICAL_SECTION(CS_USERINFO, memcpy(cl->userinfo, newinfo, sizeof newinfo););
-    if (!strcmp(key, "name") || !strcmp(key, "topcolor") || !strcmp(key, "bottomcolor")) {
-        sv_client tmp;
-        memcpy(tmp.userinfo, newinfo, sizeof newinfo);
-        tmp.slot = cl->slot;
-        sv_client_apply_userinfo(&tmp);
-        CRITICAL_SECTION(CS_USERINFO, memcpy(cl->name, tmp.name, sizeof tmp.name);
-                         cl->topcolor = tmp.topcolor; cl->bottomcolor = tmp.bottomcolor;);
-        uint8_t buf[QW_MAX_MSGLEN];
-        qw_sizebuf sb;
-        qw_sizebuf_init(&sb, buf, sizeof buf);
-        qw_write_byte(&sb, svc_setinfo);
-        qw_write_byte(&sb, cl->slot);
-        qw_write_string(&sb, key);
-        qw_write_string(&sb, !strcmp(key, "name") ? tmp.name : sv_arg(a, 2));
-        CRITICAL_SECTION(CS_BROADCAST, sv_reliable_broadcast_about(cl->slot, buf, sb.cursize););
-    }
+    if (!sv_userinfo_key_is_public(key))
+        return;
+    sv_public_userinfo pub;
+    sv_userinfo_read_public(newinfo, cl->slot, &pub);
+    char renamed[96] = "";
+    if (cl->state == CL_SPAWNED && strcmp(pub.name, cl->name))
+        snprintf(renamed, sizeof renamed, "%s changed name to %s\n", cl->name, pub.name);
+    CRITICAL_SECTION(CS_USERINFO, memcpy(cl->name, pub.name, sizeof pub.name);
+                     memcpy(cl->team, pub.team, sizeof pub.team);
+                     memcpy(cl->skin, pub.skin, sizeof pub.skin);
+                     cl->topcolor = pub.topcolor; cl->bottomcolor = pub.bottomcolor;);
+    /* everybody sees the value as the server keeps it (a name cleaned, a colour clamped) */
+    char shown[QW_MAX_INFO_STRING], value[QW_MAX_INFO_STRING];
+    sv_userinfo_write_public(shown, sizeof shown, &pub, cl->spectator);
+    qw_info_get(shown, key, value, sizeof value);
+    uint8_t buf[QW_MAX_MSGLEN];
+    qw_sizebuf sb;
+    qw_sizebuf_init(&sb, buf, sizeof buf);
+    qw_write_byte(&sb, svc_setinfo);
+    qw_write_byte(&sb, cl->slot);
+    qw_write_string(&sb, key);
+    qw_write_string(&sb, value);
+    CRITICAL_SECTION(CS_BROADCAST, sv_reliable_broadcast_about(cl->slot, buf, sb.cursize);
+                     if (renamed[0]) sv_broadcast_print(PRINT_HIGH, renamed););
+    if (renamed[0])
+        sv_log("%.*s", (int)strlen(renamed) - 1, renamed);
 }
 
 /* Suicide (a frag less), handled like a move command's damage. */
@@ -473,9 +451,11 @@ void sv_execute_stringcmd(sv_client *cl, const char *text)
         cl->download = NULL;
     } else if (!strcmp(c, "kill")) {
         cmd_kill(cl);
-    } else if (!strcmp(c, "pext") || !strcmp(c, "ptrack") || !strcmp(c, "pings") ||
-               !strcmp(c, "serverinfo") || !strcmp(c, "info"))
-        ; /* accepted and ignored: no extensions, no spectators */
+    } else if (!strcmp(c, "pings")) {
+        cmd_pings(cl);
+    } else if (!strcmp(c, "pext") || !strcmp(c, "ptrack") || !strcmp(c, "serverinfo") ||
+               !strcmp(c, "info"))
+        ; /* accepted and ignored: no extensions, no tracking of a player by a spectator */
     else
         sv_log_bad_client_packet(cl, "unknown string command");
 }

@@ -8,6 +8,7 @@
 #include "admin/rcon.h"
 #include "log.h"
 #include "net/client.h"
+#include "net/scoreboard.h"
 #include "net/socket.h"
 #include "net/tokenize.h"
 #include "net/userinfo.h"
@@ -25,22 +26,56 @@ static void reply_print(const struct sockaddr_in *to, const char *text)
     sv_net_send_oob(to, buf, (size_t)n);
 }
 
-static void do_status(const struct sockaddr_in *from)
+/* "status [FLAGS]", as mvdsv answers it (quakestat sends "status 23"): without flags the
+ * serverinfo and the players; else the bits say what: */
+enum {
+    STATUS_SERVERINFO = 1,
+    STATUS_PLAYERS = 2,
+    STATUS_SPECTATORS = 4,            /* frags -9999, the ping negated, the name as \s\NAME */
+    STATUS_SPECTATORS_AS_PLAYERS = 8, /* ... or frags "S" and the rest as a player's */
+    STATUS_TEAMS = 16,                /* each line ends with the team in quotes */
+};
+
+/* One line of a status reply: "userid frags minutes ping "name" "skin" top bottom". */
+static int status_line(char *line, size_t size, const sv_client *cl, int flags)
 {
+    int ping = sv_scoreboard_ping(cl);
+    char frags[16], name[48];
+    snprintf(frags, sizeof frags, "%d", sv_scoreboard_frags(cl->slot));
+    snprintf(name, sizeof name, "%s", cl->name);
+    if (cl->spectator && (flags & STATUS_SPECTATORS_AS_PLAYERS)) {
+        snprintf(frags, sizeof frags, "S");
+    } else if (cl->spectator) {
+        snprintf(frags, sizeof frags, "-9999");
+        snprintf(name, sizeof name, "\\s\\%s", cl->name);
+        ping = -ping;
+    }
+    char team[32] = "";
+    if (flags & STATUS_TEAMS)
+        snprintf(team, sizeof team, " \"%s\"", cl->team);
+    return snprintf(line, size, "%d %s %d %d \"%s\" \"%s\" %d %d%s\n", cl->userid, frags,
+                    (int)((sv.realtime - cl->connect_time) / 60), ping, name, cl->skin,
+                    cl->topcolor, cl->bottomcolor, team);
+}
+
+static void do_status(const struct sockaddr_in *from, const sv_args *a)
+{
+    int flags = a->argc > 1 ? atoi(sv_arg(a, 1)) : 0;
+    if (flags == 0)
+        flags = STATUS_SERVERINFO | STATUS_PLAYERS;
     char text[QW_MAX_MSGLEN];
-    size_t n = (size_t)snprintf(text, sizeof text, "%s\n", sv.serverinfo);
+    size_t n = 0;
+    if (flags & STATUS_SERVERINFO)
+        n = (size_t)snprintf(text, sizeof text, "%s\n", sv.serverinfo);
     for (int i = 0; i < SV_MAX_CLIENTS && n < sizeof text; i++) {
-        sv_client *cl = &sv.clients[i];
+        const sv_client *cl = &sv.clients[i];
         if (cl->state != CL_CONNECTED && cl->state != CL_SPAWNED)
             continue;
-        char skin[64];
-        qw_info_get(cl->userinfo, "skin", skin, sizeof skin);
-        int ping = (int)cl->ping_ms;
-        char line[160];
-        int len = snprintf(line, sizeof line, "%d %d %d %d \"%s\" \"%.32s\" %d %d\n",
-                           cl->userid, sv.players[i].frags,
-                           (int)((sv.realtime - cl->connect_time) / 60), ping, cl->name, skin,
-                           cl->topcolor, cl->bottomcolor);
+        if (!(flags & (cl->spectator ? STATUS_SPECTATORS | STATUS_SPECTATORS_AS_PLAYERS
+                                     : STATUS_PLAYERS)))
+            continue;
+        char line[192];
+        int len = status_line(line, sizeof line, cl, flags);
         if (len < 0 || n + (size_t)len >= sizeof text)
             break; /* only whole lines: a cut line would confuse the parser at the other end */
         memcpy(text + n, line, (size_t)len + 1);
@@ -110,33 +145,35 @@ static void do_connect(const struct sockaddr_in *from, const sv_args *a)
         return;
     }
 
-    /* slots from 32 on only for clients that know them (sv_userinfo_wants_bigslots) */
-    int slots = sv.opt.maxclients;
-    if (slots > QW_MAX_CLIENTS && !sv_userinfo_wants_bigslots(userinfo))
-        slots = QW_MAX_CLIENTS;
-    /* a reconnect from the same address and qport reuses its slot */
+    /* a reconnect from the same address reuses its slot when it may */
+    bool spectator = sv_userinfo_wants_spectator(userinfo);
+    int slots = sv_client_slot_limit(sv_userinfo_wants_bigslots(userinfo));
     sv_client *cl = NULL;
-    for (int i = 0; i < sv.opt.maxclients; i++) {
+    for (int i = 0; i < SV_CLIENT_SLOTS; i++) {
         sv_client *c = &sv.clients[i];
         if (c->state != CL_FREE && sv_addr_equal(&c->addr, from)) {
             sv_log("%s reconnected", c->name);
             sv_client_free(c, NULL);
-            cl = c;
+            if (i < slots)
+                cl = c; /* back without "bigslots" from a big slot: a slot below 32, or none */
             break;
         }
     }
-    if (cl && cl - sv.clients >= slots)
-        cl = NULL; /* back without "bigslots" from a big slot: a slot below 32, or none */
-    if (!cl)
-        for (int i = 0; i < slots; i++)
-            if (sv.clients[i].state == CL_FREE) {
-                cl = &sv.clients[i];
-                break;
-            }
-    if (!cl) {
+    /* players count against maxclients, spectators against maxspectators (mvdsv's rule) */
+    int players, spectators;
+    sv_client_count(&players, &spectators);
+    bool room = spectator ? spectators < sv.opt.maxspectators : players < sv.opt.maxclients;
+    for (int i = 0; room && !cl && i < slots; i++)
+        if (sv.clients[i].state == CL_FREE)
+            cl = &sv.clients[i];
+    if (!room || !cl) {
         reply_print(from, "\nserver is full\n");
-        sv_log("rejected %s: server is full (%d clients)", sv_addr_str(from, addrs, sizeof addrs),
-               sv.opt.maxclients);
+        if (spectator)
+            sv_log("rejected %s: server is full (%d of %d spectators)",
+                   sv_addr_str(from, addrs, sizeof addrs), spectators, sv.opt.maxspectators);
+        else
+            sv_log("rejected %s: server is full (%d of %d players)",
+                   sv_addr_str(from, addrs, sizeof addrs), players, sv.opt.maxclients);
         return;
     }
     sv_client_init(cl, from, qport, userinfo);
@@ -175,7 +212,7 @@ void sv_connectionless(const struct sockaddr_in *from, const uint8_t *data, size
         uint8_t ack = QW_A2A_ACK;
         sv_net_send(from, &ack, 1);
     } else if (!strcmp(cmd, "status")) {
-        do_status(from);
+        do_status(from, &a);
     } else if (!strcmp(cmd, "getchallenge")) {
         do_getchallenge(from);
     } else if (!strcmp(cmd, "connect")) {

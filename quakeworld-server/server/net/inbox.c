@@ -105,6 +105,8 @@ static bool run_packet(sv_client *cl, int index, int offset, int step)
         return true;
     }
     cl->delta_sequence = m.delta_sequence;
+    if (m.has_move)
+        cl->loss_reported = m.move_loss; /* shown on scoreboards (published in S) */
     int stop = run_steps(cl, &m, step);
     if (stop == m.num_stringcmds + MOVE_STEPS)
         return true;

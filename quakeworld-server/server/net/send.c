@@ -8,9 +8,11 @@
 #include "game/game.h"
 #include "net/events.h"
 #include "net/reliable.h"
+#include "net/replay.h"
 #include "net/socket.h"
 #include "qw_playerinfo.h"
 #include "server.h"
+#include "stats/game_work.h"
 
 static bool visible(const uint8_t *pvs, const qw_area_object *obj)
 {
@@ -26,6 +28,8 @@ static void write_stats(sv_client *cl)
 {
     int stats[QW_MAX_CL_STATS];
     sv_game_player_stats(cl->slot, stats);
+    if (cl->replay)
+        sv_replay_saw_health(cl, stats[STAT_HEALTH]);
     for (int i = 0; i < QW_MAX_CL_STATS; i++) {
         if (cl->stats_valid && stats[i] == cl->sent_stats[i])
             continue;
@@ -63,6 +67,8 @@ static void write_players(sv_client *cl, qw_sizebuf *sb, const uint8_t *pvs)
         if (j != cl->slot && (!visible(pvs, &p->link) ||
                               qw_sizebuf_free_space(sb) < ROOM_AFTER_PLAYERS))
             continue;
+        if (cl->replay)
+            sv_replay_saw_player(cl, j, p->origin, p->dead);
         qw_playerinfo pi;
         memset(&pi, 0, sizeof pi);
         pi.slot = j;
@@ -147,10 +153,12 @@ static void write_entities(sv_client *cl, qw_sizebuf *sb, const uint8_t *pvs)
     qw_write_short(sb, 0);
 }
 
-/* The round trip of the frame the client's last packet acknowledges. Measured here in S by
- * the client's own worker: in RP others read the ping (a newcomer's scoreboard). */
+/* The round trip of the frame the client's last packet acknowledges, and the packet loss
+ * its moves report. Measured and copied here in S by the client's own worker: in RP others
+ * read them (scoreboards, net/scoreboard.h). */
 static void update_ping(sv_client *cl)
 {
+    cl->packet_loss = cl->loss_reported;
     sv_client_frame *acked = &cl->frames[cl->netchan.incoming_acknowledged & QW_UPDATE_MASK];
     if (acked->senttime > 0) {
         double rtt = (sv.realtime - acked->senttime) * 1000.0;
@@ -179,8 +187,10 @@ void sv_send_client(sv_client *cl)
     frame->num_entities = 0;
     if (cl->state == CL_SPAWNED) {
         sv_player *p = &sv.players[cl->slot];
-        if (!p->spectator)
+        if (!p->spectator) {
             write_stats(cl);
+            sv_game_work_note_player(cl);
+        }
         if (p->dmg_take || p->dmg_save) {
             qw_write_byte(&sb, svc_damage);
             qw_write_byte(&sb, p->dmg_save > 255 ? 255 : p->dmg_save);
@@ -218,5 +228,8 @@ void sv_send_client(sv_client *cl)
     frame->senttime = sv.realtime;
     uint8_t pkt[QW_MAX_PACKET];
     size_t n = qw_netchan_transmit(&cl->netchan, data, sb.cursize, pkt, sizeof pkt);
-    sv_net_send(&cl->addr, pkt, n);
+    if (cl->replay)
+        sv_replay_receive(cl, pkt, n); /* a virtual client's: counted, not sent */
+    else
+        sv_net_send(&cl->addr, pkt, n);
 }

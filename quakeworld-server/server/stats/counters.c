@@ -2,19 +2,34 @@
 #include "stats/counters.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 #include "clock.h"
 #include "server.h"
 
 static sv_thread_stats stats[SV_MAX_THREADS];
 static int nthreads;
-static double start_time;
+static double start_time, start_cpu_ms;
 
 void sv_stats_init(int threads)
 {
     nthreads = threads;
     memset(stats, 0, sizeof stats);
     start_time = sv_clock();
+    start_cpu_ms = sv_stats_process_cpu_ms();
+}
+
+double sv_stats_process_cpu_ms(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
+double sv_stats_start_cpu_ms(void)
+{
+    return start_cpu_ms;
 }
 
 LIBTM_SAFE sv_thread_stats *sv_stats_thread(void)

@@ -1,5 +1,6 @@
-/* Per-thread counters: frames, packets, commands, time per phase, section entries, and what the
- * fights did (rockets, rocket kills, telefrags). Every thread counts into its own (the game's
+/* Per-thread counters: frames, packets, commands, time per phase, section entries, what the
+ * fights did (rockets, rocket kills, telefrags, kills, deaths, pickups), replies counted for
+ * virtual clients. Every thread counts into its own (the game's
  * counts, made inside a move command's transaction, touch no other thread's line); they are
  * read when no worker runs (the master between frames) and printed as the qwsv-stats lines
  * (stats/print.h). Below everything that counts, which is most of the server. */
@@ -25,13 +26,17 @@ typedef struct sv_thread_stats {
     uint64_t rockets;          /* rockets launched */
     uint64_t rocket_kills;     /* players killed by a rocket (their own too) */
     uint64_t telefrags;        /* players telefragged (at a spawn point or a teleporter) */
+    uint64_t kills, deaths, pickups; /* the game's work, as stats/game_work.h sees it */
+    uint64_t replayed_replies; /* replies to -replay's virtual clients, counted, not sent */
+    uint64_t replayed_bytes;
 } __attribute__((aligned(64))) sv_thread_stats;
 
 /* Every scalar counter above but frames (the master's alone): what the qwsv-stats lines take
  * differences of and add up over threads. A new counter goes here too. */
 #define SV_STATS_SUMMED(X) X(packets) X(commands) X(bad_packets) X(u_seconds) X(rp_seconds) \
     X(s_seconds) X(wait_seconds) X(idle_seconds) X(lock_wait_seconds) X(jobs_seconds)       \
-    X(serial_seconds) X(rockets) X(rocket_kills) X(telefrags)
+    X(serial_seconds) X(rockets) X(rocket_kills) X(telefrags) X(kills) X(deaths) X(pickups)  \
+    X(replayed_replies) X(replayed_bytes)
 
 /* Zeroes the counters of `threads` threads and notes the time counting starts. */
 void sv_stats_init(int threads);
@@ -39,9 +44,12 @@ void sv_stats_init(int threads);
 LIBTM_SAFE sv_thread_stats *sv_stats_thread(void);
 
 /* Master, no worker running: */
-/* how many threads count, and since when (sv_clock) */
+/* how many threads count, and since when (sv_clock), and the process's CPU time then */
 int sv_stats_threads(void);
 double sv_stats_start_time(void);
+double sv_stats_start_cpu_ms(void);
+/* the process's CPU time so far: every thread's user + system time, ms */
+double sv_stats_process_cpu_ms(void);
 /* thread t's counters so far */
 const sv_thread_stats *sv_stats_of_thread(int t);
 /* packets and commands processed so far by all threads */

@@ -15,7 +15,11 @@
  *     jobs_ms=<ms planning jobs (master, -sched lpt)> serial_ms=<ms in the serial phase>
  *     rockets=<rockets launched> rocket_kills=<players killed by a rocket, their own too>
  *     telefrags=<players telefragged, at a spawn point or by a teleporter>
- *   and on the totals line only, over the frames that processed a packet (stats/frame_stats.h):
+ *     kills=<frags gained> deaths=<players who died> pickups=<items taken> (stats/game_work.h)
+ *     replayed_replies=<replies built for -replay's virtual clients, counted, not sent>
+ *     replayed_bytes=<their bytes>
+ *   and on the totals line only: cpu_ms=<the process's user + system CPU time>, and over the
+ *   frames that processed a packet (stats/frame_stats.h):
  *     busy_frames=<n> jobs_per_frame= clients_per_frame= weight=clients|cost_us
  *     weight_max=<mean of each frame's heaviest job> weight_mean=<mean job weight>
  *     msgs_per_frame=<packets per frame> all_busy_share=<share of RP with every worker busy>
@@ -41,9 +45,11 @@ static sv_thread_stats last[SV_MAX_THREADS];
 static double last_time;
 /* the start of the counters that `last` belongs to (sv_stats_init starts them anew) */
 static double counters_start;
+/* the process's CPU time then, and at the last interval line */
+static double cpu_start_ms, cpu_last_ms;
 
 static void print_line(FILE *out, const char *label, const char *thread, double secs,
-                       const sv_thread_stats *d, uint64_t frames)
+                       const sv_thread_stats *d, uint64_t frames, double cpu_ms)
 {
     fprintf(out,
             "qwsv-stats scope=%s thread=%s sync=%s sched=%s threads=%d seconds=%.3f frames=%llu "
@@ -61,8 +67,14 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
     fprintf(out, " jobs_ms=%.3f serial_ms=%.3f", d->jobs_seconds * 1e3, d->serial_seconds * 1e3);
     fprintf(out, " rockets=%llu rocket_kills=%llu telefrags=%llu", (unsigned long long)d->rockets,
             (unsigned long long)d->rocket_kills, (unsigned long long)d->telefrags);
-    if (!strcmp(thread, "all"))
+    fprintf(out, " kills=%llu deaths=%llu pickups=%llu replayed_replies=%llu replayed_bytes=%llu",
+            (unsigned long long)d->kills, (unsigned long long)d->deaths,
+            (unsigned long long)d->pickups, (unsigned long long)d->replayed_replies,
+            (unsigned long long)d->replayed_bytes);
+    if (!strcmp(thread, "all")) {
+        fprintf(out, " cpu_ms=%.1f", cpu_ms);
         sv_frame_stats_print(out, !strcmp(label, "final"));
+    }
     fputc('\n', out);
 }
 
@@ -90,7 +102,9 @@ void sv_stats_print(FILE *out, const char *label, double now)
     if (counters_start != sv_stats_start_time()) {
         counters_start = last_time = sv_stats_start_time();
         memset(last, 0, sizeof last);
+        cpu_start_ms = cpu_last_ms = sv_stats_start_cpu_ms();
     }
+    double cpu_now = sv_stats_process_cpu_ms();
     bool final = strcmp(label, "final") == 0;
     double secs = now - (final ? counters_start : last_time);
     sv_thread_stats total = {0};
@@ -102,13 +116,15 @@ void sv_stats_print(FILE *out, const char *label, double now)
         diff(&d, now_t, final ? &zero : &last[t]);
         char name[16];
         snprintf(name, sizeof name, "%d", t);
-        print_line(out, label, name, secs, &d, d.frames);
+        print_line(out, label, name, secs, &d, d.frames, 0);
         add(&total, &d);
         if (t == 0)
             total.frames = d.frames;
         last[t] = *now_t;
     }
-    print_line(out, label, "all", secs, &total, total.frames);
+    print_line(out, label, "all", secs, &total, total.frames,
+               cpu_now - (final ? cpu_start_ms : cpu_last_ms));
     fflush(out);
     last_time = now;
+    cpu_last_ms = cpu_now;
 }

@@ -41,8 +41,10 @@
  *                     spawned): choosing a spawn point away from other players,
  *                     telefragging, linking. (Respawns after a death run nested inside
  *                     CS_MOVE_COMMAND.)
- *   CS_USERINFO       a client changing its name/colours (read by others' scoreboards).
- *   CS_SCOREBOARD     a newcomer's "spawn" copying every slot's name, colours and frags.
+ *   CS_USERINFO       a client changing its name, colours, team or skin (read by others'
+ *                     scoreboards).
+ *   CS_SCOREBOARD     copying every slot's scoreboard entry (net/scoreboard.h): a
+ *                     newcomer's "spawn", a "pings" request.
  *
  * Nested sections: the game writes its messages in small sections of their own
  * (NESTED_SECTION), as the paper's server did: a kill's frags and obituary to everybody

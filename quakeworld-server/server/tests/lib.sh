@@ -97,3 +97,45 @@ wait_log() {
     done
     fail "the log never showed: $1"
 }
+
+# Scoreboards (test-scoreboard.sh, test-mvdsv-peer.sh): clients that stay until told to leave,
+# each writing what the server told it of every player slot to $tmp/NAME.board (qwclient
+# -board). They work against any QuakeWorld server on $port.
+declare -A board_pid
+# board_join NAME [qwclient options]: returns once the client is in the game.
+board_join() {
+    local name=$1; shift
+    : >"$tmp/$name.board"
+    # qwclient itself in the background (not `client`: its shell would get board_leave's signal)
+    "$QWCLIENT" -port "$port" -name "$name" -map "$mapfile" -chktbl "$chktbl" \
+        -board "$tmp/$name.board" -stay 600 -timeout 700 "$@" >"$tmp/$name.log" 2>&1 &
+    board_pid[$name]=$!
+    client_pids+=($!)
+    for _ in $(seq 1 300); do
+        grep -Eq "^(spawned in slot|in the game as a spectator)" "$tmp/$name.log" && return 0
+        kill -0 "${board_pid[$name]}" 2>/dev/null || break
+        sleep 0.1
+    done
+    fail "$name did not get into the game: $(tail -3 "$tmp/$name.log")"
+}
+# board_leave NAME: the client says "drop" (qwclient leaves on SIGTERM) and exits.
+board_leave() {
+    kill -TERM "${board_pid[$1]}"
+    wait "${board_pid[$1]}" || fail "$1 failed: $(tail -3 "$tmp/$1.log")"
+}
+# board_sees VIEWER REGEX: waits until a line of VIEWER's scoreboard matches REGEX (grep -E).
+board_sees() {
+    for _ in $(seq 1 200); do
+        grep -Eq -- "$2" "$tmp/$1.board" && return 0
+        sleep 0.1
+    done
+    fail "$1's scoreboard never showed /$2/: $(cat "$tmp/$1.board")"
+}
+# board_forgot VIEWER NAME: waits until NAME is gone from VIEWER's scoreboard.
+board_forgot() {
+    for _ in $(seq 1 200); do
+        grep -q -- " name $2 " "$tmp/$1.board" || return 0
+        sleep 0.1
+    done
+    fail "$2 stayed on $1's scoreboard after leaving: $(cat "$tmp/$1.board")"
+}

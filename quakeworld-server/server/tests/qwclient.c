@@ -9,6 +9,17 @@
  *                    updates arriving after "begin") and never shown as a player
  * -expect-spectator NAME: another client, NAME, must be announced as a spectator (*spectator
  * in its userinfo) and never be sent to us as a player.
+ * The scoreboard: every client keeps what the server told it of each of the 32 slots (user
+ * id, userinfo, frags, ping, packet loss, enter time), as a real client's scoreboard does;
+ * -board FILE writes it (after each packet that changed it, replacing FILE whole) one line
+ * per slot with a name, e.g.
+ *   slot 1 userid 2 name bob top 4 bottom 12 frags -1 ping 13 pl 0 spectator 0 entertime 3
+ *       pings 2
+ * where `pings` counts the svc_updateping of that slot received after our first "pings"
+ * request (-pings SECONDS sends one that often, as a client showing its scoreboard does).
+ * -cmd TEXT (repeatable) sends string commands once in the game (e.g. "kill", "setinfo name
+ * x"); -loss N reports N % packet loss in every move; -info \key\value adds to the
+ * userinfo. SIGTERM makes the client leave as a player does ("drop"), then exit 0.
  * Usage: qwclient -port N [-host 127.0.0.1] [-name NAME] [-map FILE.bsp] [-chktbl FILE]
  *                 [-qport N] [-shoot] [-say TEXT] [-stay SECONDS] [-timeout SECONDS]
  *                 [-expect-reject] [-expect-chat TEXT [-expect-chat-count N]] [-reply TEXT]
@@ -20,6 +31,7 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +52,10 @@
 
 static struct {
     const char *host, *name, *map, *chktbl_path, *say, *expect_chat, *garbage_dir, *download;
-    const char *reply, *expect_spectator;
-    int port, qport, expect_chat_count, expect_obituaries;
+    const char *reply, *expect_spectator, *board, *info;
+    const char *cmds[8];
+    int port, qport, expect_chat_count, expect_obituaries, num_cmds, loss;
+    double pings;
     long download_size;
     bool shoot, expect_reject, vanish, spectator;
     double stay, timeout;
@@ -76,6 +90,17 @@ static frame_t frames[QW_UPDATE_BACKUP];
 static qw_entity_state baselines[512];
 static int valid_sequence;
 
+/* What the server told us about each player slot (svc_update*, svc_setinfo). */
+typedef struct {
+    int32_t userid;
+    char info[QW_MAX_INFO_STRING];
+    int frags, ping, pl, pings;
+    float entertime;
+} board_slot;
+static board_slot board[32];
+static bool board_changed, pings_requested;
+static volatile sig_atomic_t leave_requested;
+
 static double now(void)
 {
     struct timespec ts;
@@ -89,6 +114,12 @@ static void die(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fputc('\n', stderr);
     exit(1);
+}
+
+static void on_leave_signal(int sig)
+{
+    (void)sig;
+    leave_requested = 1;
 }
 
 static void send_oob(const char *text)
@@ -186,7 +217,7 @@ static void handle_stufftext(const char *text)
 
 static void on_print(int level, const char *s)
 {
-    printf("print(%d): %s", level, s);
+    printf("print(%d): %s%s", level, s, *s && s[strlen(s) - 1] == '\n' ? "" : "\n");
     if (level == PRINT_MEDIUM)
         num_obituaries++;
     if (opt.expect_chat && level == PRINT_CHAT && strstr(s, opt.expect_chat)) {
@@ -282,6 +313,52 @@ static void on_download(int size, int percent)
     }
 }
 
+static void on_board_value(int id, int slot, int value)
+{
+    board_slot *b = &board[slot];
+    printf("board: slot %d %s %d\n", slot,
+           id == svc_updatefrags ? "frags" : id == svc_updateping ? "ping" : "pl", value);
+    if (id == svc_updatefrags) {
+        b->frags = value;
+    } else if (id == svc_updateping) {
+        b->ping = value;
+        b->pings += pings_requested;
+    } else {
+        b->pl = value;
+    }
+    board_changed = true;
+}
+
+/* -board FILE: the slots with a name, written to a new file renamed over FILE so that a
+ * reader never sees half of it. */
+static void write_board(void)
+{
+    if (!opt.board || !board_changed)
+        return;
+    board_changed = false;
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.new", opt.board);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        die("cannot write %s", tmp);
+    for (int i = 0; i < 32; i++) {
+        const board_slot *b = &board[i];
+        char name[64], top[16], bottom[16], spec[8];
+        if (!*qw_info_get(b->info, "name", name, sizeof name))
+            continue;
+        qw_info_get(b->info, "topcolor", top, sizeof top);
+        qw_info_get(b->info, "bottomcolor", bottom, sizeof bottom);
+        qw_info_get(b->info, "*spectator", spec, sizeof spec);
+        fprintf(f, "slot %d userid %d name %s top %s bottom %s frags %d ping %d pl %d "
+                   "spectator %s entertime %.0f pings %d\n",
+                i, (int)b->userid, name, *top ? top : "-", *bottom ? bottom : "-", b->frags,
+                b->ping, b->pl, *spec ? spec : "0", b->entertime, b->pings);
+    }
+    fclose(f);
+    if (rename(tmp, opt.board) != 0)
+        die("cannot rename %s", tmp);
+}
+
 /* A message about a player slot: a QuakeWorld client knows 32 slots and stops at any other
  * (ezQuake: "CL_ParsePlayerinfo: bad num"); a server must not send one to it. */
 static void check_slot(int slot)
@@ -323,16 +400,33 @@ static bool on_message(void *ctx, const qw_svc *m)
     case svc_updateping:
     case svc_updatepl:
         check_slot(m->u.player.slot);
+        on_board_value(m->id, m->u.player.slot, m->u.player.value);
         break;
     case svc_updateentertime:
         check_slot(m->u.entertime.slot);
+        board[m->u.entertime.slot].entertime = m->u.entertime.seconds;
+        printf("board: slot %d entertime %.1f\n", m->u.entertime.slot, m->u.entertime.seconds);
+        board_changed = true;
         break;
     case svc_updateuserinfo:
         check_slot(m->u.userinfo.slot);
         on_userinfo(m->u.userinfo.slot, m->u.userinfo.info);
+        board[m->u.userinfo.slot].userid = m->u.userinfo.userid;
+        snprintf(board[m->u.userinfo.slot].info, sizeof board[0].info, "%s",
+                 m->u.userinfo.info);
+        board_changed = true;
+        printf("board: slot %d userid %d info \"%s\"\n", m->u.userinfo.slot,
+               (int)m->u.userinfo.userid, m->u.userinfo.info);
         break;
     case svc_setinfo:
         check_slot(m->u.setinfo.slot);
+        if (!qw_info_set(board[m->u.setinfo.slot].info, sizeof board[0].info,
+                         m->u.setinfo.key, m->u.setinfo.value))
+            die("svc_setinfo with a key or value a userinfo cannot hold (%s)",
+                m->u.setinfo.key);
+        board_changed = true;
+        printf("board: slot %d setinfo %s \"%s\"\n", m->u.setinfo.slot, m->u.setinfo.key,
+               m->u.setinfo.value);
         break;
     case svc_playerinfo:
         on_playerinfo(&m->u.playerinfo);
@@ -422,7 +516,7 @@ static void send_packet(void)
         qw_write_byte(&sb, clc_move);
         size_t checksum_at = sb.cursize;
         qw_write_byte(&sb, 0);
-        qw_write_byte(&sb, 0);
+        qw_write_byte(&sb, opt.loss);
         static const qw_usercmd zero;
         qw_usercmd_write_delta(&sb, &zero, &cmds[0]);
         qw_usercmd_write_delta(&sb, &cmds[0], &cmds[1]);
@@ -507,6 +601,7 @@ static void load_map(void)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* logs read while the client runs */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(a, "--help")) {
@@ -515,7 +610,8 @@ int main(int argc, char **argv)
                  "       [-timeout SECONDS] [-expect-reject] [-garbage DIR] [-vanish]\n"
                  "       [-expect-chat-count N] [-reply TEXT] [-expect-obituaries N]\n"
                  "       [-spectator] [-expect-spectator NAME]\n"
-                 "       [-download NAME [-download-size BYTES]]\n"
+                 "       [-download NAME [-download-size BYTES]] [-board FILE]\n"
+                 "       [-cmd TEXT]... [-pings SECONDS] [-loss PERCENT] [-info \\key\\value]\n"
                  "A protocol-28 test client: signs on, walks, checks every server message.");
             return 0;
         }
@@ -537,6 +633,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-garbage")) opt.garbage_dir = v, i++;
         else if (!strcmp(a, "-download")) opt.download = v, i++;
         else if (!strcmp(a, "-download-size")) opt.download_size = atol(v), i++;
+        else if (!strcmp(a, "-board")) opt.board = v, i++;
+        else if (!strcmp(a, "-pings")) opt.pings = atof(v), i++;
+        else if (!strcmp(a, "-loss")) opt.loss = atoi(v) & 255, i++;
+        else if (!strcmp(a, "-info")) opt.info = v, i++;
+        else if (!strcmp(a, "-cmd") && opt.num_cmds < 8) opt.cmds[opt.num_cmds++] = v, i++;
         else if (!strcmp(a, "-shoot")) opt.shoot = true;
         else if (!strcmp(a, "-vanish")) opt.vanish = true;
         else if (!strcmp(a, "-expect-reject")) opt.expect_reject = true;
@@ -573,9 +674,9 @@ int main(int argc, char **argv)
         die("no challenge from the server%s", "");
     char line[512];
     snprintf(line, sizeof line,
-             "connect %d %d %d \"\\name\\%s\\topcolor\\4\\bottomcolor\\12%s\"\n",
+             "connect %d %d %d \"\\name\\%s\\topcolor\\4\\bottomcolor\\12%s%s\"\n",
              QW_PROTOCOL_VERSION, opt.qport, challenge, opt.name,
-             opt.spectator ? "\\spectator\\1" : "");
+             opt.spectator ? "\\spectator\\1" : "", opt.info ? opt.info : "");
     send_oob(line);
     int n = recv_oob(buf, sizeof buf, 2.0);
     if (n < 5)
@@ -593,11 +694,19 @@ int main(int argc, char **argv)
     printf("connected (challenge %d)\n", challenge);
 
     qw_netchan_init(&nc, true, opt.qport);
+    signal(SIGTERM, on_leave_signal);
     stringcmd("new");
     double start = now(), spawned_at = 0, last_send = 0;
-    double last_say = 0;
-    bool garbage_sent = false, download_requested = false;
+    double last_say = 0, last_pings = 0;
+    bool garbage_sent = false, download_requested = false, cmds_sent = false;
     while (now() - start < opt.timeout) {
+        if (leave_requested) {
+            stringcmd("drop");
+            send_packet();
+            send_packet();
+            printf("left the server\n");
+            return 0;
+        }
         if (now() - last_send >= 0.013) {
             send_packet();
             last_send = now();
@@ -614,6 +723,7 @@ int main(int argc, char **argv)
                 continue;
             parse_message(&r);
         }
+        write_board();
         if (opt.spectator && !spawned && frames_after_begin) {
             /* a spectator is not a player: nothing tells it where it is, it just sees */
             spawned = moved = true;
@@ -632,6 +742,16 @@ int main(int argc, char **argv)
             snprintf(b, sizeof b, "say \"%s\"", opt.say);
             stringcmd(b);
             last_say = now();
+        }
+        if (moved && !cmds_sent) {
+            for (int i = 0; i < opt.num_cmds; i++)
+                stringcmd(opt.cmds[i]);
+            cmds_sent = true;
+        }
+        if (spawned && opt.pings > 0 && now() - last_pings >= opt.pings) {
+            stringcmd("pings");
+            pings_requested = true;
+            last_pings = now();
         }
         if (spawned && opt.garbage_dir && !garbage_sent) {
             send_garbage();

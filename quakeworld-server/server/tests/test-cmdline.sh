@@ -54,14 +54,16 @@ then=$(date -d "$first" +%s) || fail "the timestamp '$first' is not a date"
 [ $((now - then)) -ge 0 ] && [ $((now - then)) -lt 600 ] ||
     fail "the log's time $first is not the wall-clock time (now $(date '+%F %T'))"
 
-# a rotation whose maps are all missing: each is skipped once, said so, and the match
-# restarts on the current map
+# a rotation whose maps are all missing: each is skipped once per match end, said so, and
+# the match restarts on the current map (a loaded machine may end a second 0.3 s match
+# before the stop arrives: only the first end is counted)
 rm "$basedir/id1/server.cfg"
 start_server $port +set sv_maplist "gone1 gone2" +set timelimit 0.005
 wait_log "map changed to $map: 0 client"
 stop_server
-[ "$(grep -c "sv_maplist: skipping gone1: cannot open .*gone1.bsp" "$tmp/server.log")" = 1 ] ||
-    fail "the missing rotation map gone1 is not reported once: $(grep skipping "$tmp/server.log")"
+first_end=$(sed -n '/match over/,/map changed to/p' "$tmp/server.log" | sed '/map changed to/q')
+[ "$(grep -c "sv_maplist: skipping gone1: cannot open .*gone1.bsp" <<<"$first_end")" = 1 ] ||
+    fail "the missing rotation map gone1 is not reported once: $(grep skipping <<<"$first_end")"
 grep -q "sv_maplist: skipping gone2" "$tmp/server.log" || fail "gone2 is not reported"
 
 # an error on the command line stops the start, naming the command

@@ -1,6 +1,6 @@
 /* CMocka units of the server: tokenizer, client message parser (known bytes, checksum,
- * malformed input), the reliable queues, and the regression corpus replayed through the
- * parser (argv[1] = corpus dir, argv[2] = chktbl.bin or ""). */
+ * malformed input), the reliable queues, the scoreboard messages, and the regression corpus
+ * replayed through the parser (argv[1] = corpus dir, argv[2] = chktbl.bin or ""). */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,9 +11,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "net/client.h"
 #include "net/parse.h"
 #include "net/reliable.h"
+#include "net/scoreboard.h"
 #include "net/tokenize.h"
+#include "qw_svc.h"
 #include "server.h"
 
 sv_server sv;
@@ -178,6 +181,123 @@ static void test_reliable_queue(void **state)
     assert_int_equal(cl->reliable.count, 0);
 }
 
+/* What a client's reliable queue holds, decoded: the scoreboard messages. */
+typedef struct heard {
+    int frags[4][2], nfrags;          /* slot, value */
+    int pings[4][2], nping;
+    int userinfo_slot, userid;
+    char info[QW_MAX_INFO_STRING];
+} heard;
+
+static bool hear(void *ctx, const qw_svc *m)
+{
+    heard *h = ctx;
+    if (m->id == svc_updatefrags && h->nfrags < 4) {
+        h->frags[h->nfrags][0] = m->u.player.slot;
+        h->frags[h->nfrags++][1] = m->u.player.value;
+    } else if (m->id == svc_updateping && h->nping < 4) {
+        h->pings[h->nping][0] = m->u.player.slot;
+        h->pings[h->nping++][1] = m->u.player.value;
+    } else if (m->id == svc_updateuserinfo) {
+        h->userinfo_slot = m->u.userinfo.slot;
+        h->userid = m->u.userinfo.userid;
+        snprintf(h->info, sizeof h->info, "%s", m->u.userinfo.info);
+    }
+    return true;
+}
+
+/* Decodes and empties cl's queue. */
+static heard queued_for(sv_client *cl)
+{
+    heard h = {.userinfo_slot = -1};
+    sv_reliable *q = &cl->reliable;
+    for (int i = 0; i < q->count; i++) {
+        const sv_reliable_block *b = &q->blocks[(q->first + i) % SV_RELIABLE_BLOCKS];
+        qw_msgreader r;
+        qw_reader_init(&r, b->data, b->len);
+        assert_int_equal(qw_svc_walk(&r, hear, &h, NULL), QW_SVC_END);
+    }
+    sv_reliable_clear(cl);
+    return h;
+}
+
+static void put_client(int slot, sv_client_state state, bool spectator, const char *name)
+{
+    sv_client *cl = &sv.clients[slot];
+    memset(cl, 0, sizeof *cl);
+    cl->slot = slot;
+    cl->state = state;
+    cl->spectator = spectator;
+    cl->userid = 10 + slot;
+    snprintf(cl->name, sizeof cl->name, "%s", name);
+    sv.players[slot].frags = 0;
+}
+
+static void test_scoreboard(void **state)
+{
+    (void)state;
+    sv_sync_init(SYNC_NONE);
+    sv.opt.maxclients = 2;
+    sv.opt.maxspectators = 1;
+    put_client(0, CL_SPAWNED, false, "alice");
+    put_client(1, CL_CONNECTED, false, "bob");
+    put_client(2, CL_SPAWNED, true, "sam");
+
+    /* a game that only changes the number: the frame tells everybody, once */
+    sv_scoreboard_game_announces_frags(false);
+    sv.players[0].frags = 2;
+    sv.players[2].frags = 7; /* a spectator has no frags to announce */
+    sv_scoreboard_frame();
+    for (int i = 0; i < 3; i++) {
+        heard h = queued_for(&sv.clients[i]);
+        assert_int_equal(h.nfrags, 1);
+        assert_int_equal(h.frags[0][0], 0);
+        assert_int_equal(h.frags[0][1], 2);
+    }
+    sv_scoreboard_frame();
+    assert_int_equal(queued_for(&sv.clients[1]).nfrags, 0);
+    /* a game that sends them itself (the C game) is not repeated */
+    sv_scoreboard_game_announces_frags(true);
+    sv.players[0].frags = 3;
+    sv_scoreboard_frame();
+    assert_int_equal(queued_for(&sv.clients[1]).nfrags, 0);
+
+    /* a client leaves: its slot is cleared everywhere (empty userinfo, frags 0, ping 999) */
+    sv_client_free(&sv.clients[1], NULL);
+    heard h = queued_for(&sv.clients[0]);
+    assert_int_equal(h.userinfo_slot, 1);
+    assert_int_equal(h.userid, 11);
+    assert_string_equal(h.info, "");
+    assert_int_equal(h.nfrags, 1);
+    assert_int_equal(h.frags[0][1], 0);
+    assert_int_equal(h.pings[0][1], 999);
+    assert_int_equal(queued_for(&sv.clients[2]).userinfo_slot, 1);
+
+    /* a full update shows what others may see of a client, and marks a spectator */
+    sv_scoreboard_entry e;
+    sv.clients[2].topcolor = 13;
+    snprintf(sv.clients[2].team, sizeof sv.clients[2].team, "red");
+    sv_scoreboard_entry_of(&sv.clients[2], &e);
+    uint8_t buf[256];
+    qw_sizebuf sb;
+    qw_sizebuf_init(&sb, buf, sizeof buf);
+    sv_scoreboard_write_update(&sb, 2, &e);
+    qw_msgreader r;
+    qw_reader_init(&r, buf, sb.cursize);
+    h = (heard){0};
+    assert_int_equal(qw_svc_walk(&r, hear, &h, NULL), QW_SVC_END);
+    assert_string_equal(h.info, "\\name\\sam\\team\\red\\topcolor\\13\\bottomcolor\\0\\*spectator\\1");
+    assert_int_equal(h.frags[0][1], 0);
+
+    /* players and spectators are counted apart */
+    int players, spectators;
+    sv_client_count(&players, &spectators);
+    assert_int_equal(players, 1);
+    assert_int_equal(spectators, 1);
+    for (int i = 0; i < 3; i++)
+        sv.clients[i].state = CL_FREE;
+}
+
 /* The failure-atomicity contract of CRITICAL_SECTION_CANCELLABLE: in the transactional
  * modes a body that fails is rolled back; with the lock its partial effects stay. */
 static int shared_counter;
@@ -302,6 +422,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_parse_rejects_malformed),
         cmocka_unit_test(test_reliable_queue),
         cmocka_unit_test(test_cancel_rolls_back),
+        cmocka_unit_test(test_scoreboard),
         cmocka_unit_test(test_corpus_replay),
         cmocka_unit_test(test_player_layout),
     };

@@ -23,8 +23,7 @@ TSAN_SRCS := $(SV_ALL_SRCS) $(wildcard $(PROTO)/*.c $(WORLD)/*.c $(SERVER)/progs
 $(TSAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/*/*.h $(PROTO)/*.h $(WORLD)/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -DQC_WITHOUT_TM -pthread \
-	    $(SV_INCLUDES) \
-	    $(TSAN_SRCS) -o $@ -lm -lnettle
+	    $(SV_INCLUDES) $(TSAN_SRCS) -o $@ -lm -lnettle -lz
 
 # qwsv for AddressSanitizer and UBSan (make check-asan): the same sources, without -fgnu-tm.
 ASAN_QWSV := $(SV_TESTDIR)/qwsv-asan
@@ -85,11 +84,16 @@ define check_server
 @$(TEST_CASE) qwsv-tsan-lock --timeout 180 -- env $(TEST_ENV) $(SERVER)/tests/test-tsan.sh $(TSAN_QWSV) lock 27532
 @$(TEST_CASE) qwsv-tsan-lpt --timeout 180 -- env $(TEST_ENV) $(SERVER)/tests/test-tsan.sh $(TSAN_QWSV) none 27536 lpt
 @$(TEST_CASE) qwsv-spectator --timeout 90 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-spectator.sh stm
+@$(TEST_CASE) qwsv-scoreboard --timeout 90 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-scoreboard.sh stm 27538
+@$(TEST_CASE) qwsv-scoreboard-lpt --timeout 90 -- env $(TEST_ENV) $(SERVER)/tests/test-scoreboard.sh none 27539 lpt
+@$(TEST_CASE) qwsv-replay --timeout 90 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-replay.sh 27541
+@$(TEST_CASE) qwsv-replay-work --timeout 120 -- env $(TEST_ENV) $(SERVER)/tests/test-replay-work.sh 27543
 @$(TEST_CASE) qwsv-full --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-full.sh
 @$(TEST_CASE) qwsv-bigslots --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-bigslots.sh
 @$(TEST_CASE) qwsv-malformed --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-malformed.sh
 @$(TEST_CASE) qwsv-timeout --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-timeout.sh
 @$(TEST_CASE) qwsv-waitall --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-waitall.sh
 @$(TEST_CASE) qwsv-mvdsv-peer --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-mvdsv-peer.sh
+@$(TEST_CASE) qwsv-mvdsv-scoreboard --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-mvdsv-scoreboard.sh
 @$(TEST_CASE) qwsv-fuzz --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-fuzz.sh $(FUZZER)
 endef

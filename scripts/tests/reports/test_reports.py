@@ -182,6 +182,61 @@ class AtomicQuake(unittest.TestCase):
         self.assertEqual(self.report.timing("oneroom", "stm", 1, 0, "cpu_ms_per_1000_commands"), 11.0)
 
 
+class AtomicQuakeLoads(unittest.TestCase):
+    """Both loads of one run: the replayed clients make Figure 3, the bots are beside them,
+    with the game-work check and the socket share."""
+    def setUp(self):
+        self.report = atomic_quake.Report(fixture("atomic-quake-loads.csv"),
+                                          fixture("atomic-quake-loads-blocks.csv"), None)
+
+    def test_report(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            quietly(self.report.write, os.path.join(tmp, "aq"), False)
+            with open(os.path.join(tmp, "aq.txt")) as f:
+                expect_text(self, "atomic-quake-loads.txt", f.read())
+
+    def test_loads(self):
+        self.assertEqual(self.report.loads, ["replay", "bots"])               # replay first
+        self.assertEqual(self.report.waits("replay"), [1])                    # closed loop only
+        self.assertEqual(self.report.waits("bots"), [0, 1])
+
+    def test_speedup_over_the_own_rate(self):
+        # lqdm6: LOCK 100000 and 102000 at 1 thread, 1.65 times that at 2
+        self.assertAlmostEqual(self.report.speedup("lqdm6", "lock", 2, "replay"), 1.65)
+        self.assertAlmostEqual(self.report.speedup("lqdm6", "stm", 2, "replay"), 1.55)
+        self.assertAlmostEqual(self.report.speedup("lqdm6", "lock", 2, "bots"), 0.75)
+
+    def test_cpu_against_the_bots_without_sockets(self):
+        replay, bots, share, without, diff, clients = self.report.cpu_against_network("lqdm6")
+        # the CPU of the runs perf sampled (replayed 4.1 there, 4.0 in the timing runs)
+        self.assertEqual((replay, bots, share, clients), (4.1, 5.0, 0.21, 0.06))
+        self.assertAlmostEqual(without, 3.95)                # the bots as packets come
+        self.assertAlmostEqual(diff, 4.1 / 3.95 - 1)
+
+    def test_cores_used(self):
+        self.assertEqual(atomic_quake.num({"server_cpu_s": "2.0", "duration_s": "4.0"},
+                                          "cores_used"), 0.5)
+        self.assertIsNone(atomic_quake.num({"server_cpu_s": "", "duration_s": "4.0"}, "cores_used"))
+        self.assertIsNone(atomic_quake.num({"server_cpu_s": "2.0", "duration_s": "0"}, "cores_used"))
+
+    def test_game_work(self):
+        work = {what: (a, b, z) for what, a, b, z in self.report.game_work("lqdm6")}
+        a, b, z = work["kills"]                       # 274 / 99400 against 260 / 96000
+        self.assertAlmostEqual(a, 1000 * 274 / 99400)
+        self.assertAlmostEqual(b, 1000 * 260 / 96000)
+        self.assertLess(z, 2)
+        self.assertGreater(self.report.game_work("oneroom")[0][3], 2)         # 600 kills: apart
+
+    def test_goal_verdicts(self):
+        lqdm6 = {goal.split(",")[0]: verdict for goal, _, verdict in
+                 self.report.load_goal_checks("lqdm6")}
+        self.assertEqual(lqdm6["LOCK"], "met")                               # 1.65
+        self.assertEqual(lqdm6["STM"], "not met")                            # 1.55
+        verdicts = [v for _, _, v in self.report.load_goal_checks("oneroom")]
+        self.assertEqual(verdicts[:2], ["shown", "shown"])                   # judged on lqdm6 only
+        self.assertEqual(verdicts[-1], "not met")                            # oneroom's kills
+
+
 class QuakeSched(unittest.TestCase):
     def setUp(self):
         _, rows = common.read_csv(fixture("quake-sched.csv"))
@@ -196,6 +251,17 @@ class QuakeSched(unittest.TestCase):
         lines = quake_sched.goals(self.points)
         self.assertIn("lpt 10.00 ms vs the best static mode (static, lock) 9.50 ms: not met (1.05 x)", lines[1])
         self.assertIn("busy 60% of the request phase (goal >= 55 %): met", lines[2])
+
+    def test_speedup_over_the_own_rate(self):
+        rows = [dict(r) for r in self.rows]
+        for r in rows:   # lpt at 2 threads runs twice the commands in the same window
+            if r["map"] == "lqdm6" and r["threads"] == "2" and r["sched"] == "lpt":
+                r["commands"] = str(2 * float(r["commands"]))
+        points = quake_sched.medians(rows)
+        one = points[("lqdm6", 1, "lpt-none")]
+        self.assertAlmostEqual(one["commands_per_s"], 90000 / 7.0)
+        self.assertAlmostEqual(points[("lqdm6", 2, "lpt-none")]["speedup"], 2.0)
+        self.assertIsNone(points[("lqdm6", 2, "static-lock")]["speedup"])   # no 1-thread point
 
 
 class QuakeQc(unittest.TestCase):

@@ -1,9 +1,11 @@
-/* clc_move and clc_delta (see move.h). */
-#include "move.h"
+/* A client's moves (see qw_clc_move.h). */
+#include "qw_clc_move.h"
+
+#include <math.h>
 
 #include "qw_protocol.h"
 
-void qwbot_cmd_to_usercmd(const qwbot_cmd *in, qw_usercmd *out)
+void qw_rec_cmd_to_usercmd(const qw_rec_cmd *in, qw_usercmd *out)
 {
     out->msec = in->msec;
     for (int i = 0; i < 3; i++)
@@ -15,13 +17,13 @@ void qwbot_cmd_to_usercmd(const qwbot_cmd *in, qw_usercmd *out)
     out->impulse = in->impulse;
 }
 
-void qwbot_write_move(qw_sizebuf *sb, const qw_chktbl *tbl, int32_t sequence, int loss_percent,
-                      const qwbot_cmd cmds[3])
+void qw_clc_write_move(qw_sizebuf *sb, const qw_chktbl *tbl, int32_t sequence, int loss_percent,
+                       const qw_rec_cmd cmds[3])
 {
     static const qw_usercmd nullcmd;
     qw_usercmd u[3];
     for (int i = 0; i < 3; i++)
-        qwbot_cmd_to_usercmd(&cmds[i], &u[i]);
+        qw_rec_cmd_to_usercmd(&cmds[i], &u[i]);
 
     qw_write_byte(sb, clc_move);
     size_t checksum_at = sb->cursize;
@@ -36,8 +38,25 @@ void qwbot_write_move(qw_sizebuf *sb, const qw_chktbl *tbl, int32_t sequence, in
                                                  sb->cursize - checksum_at - 1, sequence);
 }
 
-void qwbot_write_delta_request(qw_sizebuf *sb, int32_t valid_sequence)
+void qw_clc_write_delta(qw_sizebuf *sb, int32_t valid_sequence)
 {
     qw_write_byte(sb, clc_delta);
     qw_write_byte(sb, valid_sequence & 255);
+}
+
+uint16_t qw_angle_to_wire(double degrees)
+{
+    double turns = fmod(degrees, 360.0);
+    if (turns < 0)
+        turns += 360.0;
+    return (uint16_t)((long)lrint(turns * 65536.0 / 360.0) & 0xffff);
+}
+
+void qw_aim_degrees(const float from[3], const float to[3], float *yaw, float *pitch)
+{
+    const float pi = 3.14159265f;
+    float dx = to[0] - from[0], dy = to[1] - from[1];
+    float dz = to[2] - (from[2] + 16);
+    *yaw = atan2f(dy, dx) * 180.0f / pi;
+    *pitch = -atan2f(dz, sqrtf(dx * dx + dy * dy)) * 180.0f / pi;
 }

@@ -1,6 +1,6 @@
-/* Trace files (recordings): in-memory streams, the versioned byte layout (see recording.h) and
+/* Trace files (recordings): in-memory streams, the versioned byte layout (see qw_recording.h) and
  * gzip I/O. */
-#include "recording.h"
+#include "qw_recording.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -19,11 +19,11 @@ static void set_error(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-int qwbot_trace_init(qwbot_trace *t, uint32_t bots, uint32_t interval_ms, uint32_t seed,
-                     const char *map)
+int qw_recording_init(qw_recording *t, uint32_t bots, uint32_t interval_ms, uint32_t seed,
+                      const char *map)
 {
     memset(t, 0, sizeof *t);
-    if (bots > QWBOT_TRACE_MAX_BOTS)
+    if (bots > QW_REC_MAX_BOTS)
         return -1;
     t->interval_ms = interval_ms;
     t->seed = seed;
@@ -37,10 +37,10 @@ int qwbot_trace_init(qwbot_trace *t, uint32_t bots, uint32_t interval_ms, uint32
     return 0;
 }
 
-void qwbot_trace_free(qwbot_trace *t)
+void qw_recording_free(qw_recording *t)
 {
     for (uint32_t b = 0; b < t->bot_count && t->bots; b++) {
-        qwbot_stream *s = &t->bots[b];
+        qw_rec_stream *s = &t->bots[b];
         for (uint32_t i = 0; i < s->count; i++)
             free(s->records[i].text);
         free(s->records);
@@ -49,32 +49,32 @@ void qwbot_trace_free(qwbot_trace *t)
     memset(t, 0, sizeof *t);
 }
 
-static qwbot_record *stream_append(qwbot_stream *s, uint32_t time_ms)
+static qw_rec_record *stream_append(qw_rec_stream *s, uint32_t time_ms)
 {
     if (s->count && time_ms < s->records[s->count - 1].time_ms)
         return NULL;
-    if (s->count >= QWBOT_TRACE_MAX_RECORDS)
+    if (s->count >= QW_REC_MAX_RECORDS)
         return NULL;
     if (s->count == s->capacity) {
         uint32_t cap = s->capacity ? s->capacity * 2 : 256;
-        qwbot_record *r = realloc(s->records, (size_t)cap * sizeof *r);
+        qw_rec_record *r = realloc(s->records, (size_t)cap * sizeof *r);
         if (!r)
             return NULL;
         s->records = r;
         s->capacity = cap;
     }
-    qwbot_record *r = &s->records[s->count];
+    qw_rec_record *r = &s->records[s->count];
     memset(r, 0, sizeof *r);
     r->time_ms = time_ms;
     return r;
 }
 
-int qwbot_stream_add_move(qwbot_stream *s, uint32_t time_ms, const qwbot_cmd *cmd)
+int qw_rec_stream_add_move(qw_rec_stream *s, uint32_t time_ms, const qw_rec_cmd *cmd)
 {
-    qwbot_record *r = stream_append(s, time_ms);
+    qw_rec_record *r = stream_append(s, time_ms);
     if (!r)
         return -1;
-    r->kind = QWBOT_REC_MOVE;
+    r->kind = QW_REC_MOVE;
     r->cmd = *cmd;
     s->count++;
     s->moves++;
@@ -83,7 +83,7 @@ int qwbot_stream_add_move(qwbot_stream *s, uint32_t time_ms, const qwbot_cmd *cm
 
 static int valid_command_text(const char *text, size_t len)
 {
-    if (len == 0 || len > QWBOT_TRACE_MAX_STRING)
+    if (len == 0 || len > QW_REC_MAX_STRING)
         return 0;
     for (size_t i = 0; i < len; i++)
         if ((unsigned char)text[i] < 32 || text[i] == 127)
@@ -91,7 +91,7 @@ static int valid_command_text(const char *text, size_t len)
     return 1;
 }
 
-int qwbot_stream_add_string(qwbot_stream *s, uint32_t time_ms, const char *text)
+int qw_rec_stream_add_string(qw_rec_stream *s, uint32_t time_ms, const char *text)
 {
     size_t len = strlen(text);
     if (!valid_command_text(text, len))
@@ -99,34 +99,34 @@ int qwbot_stream_add_string(qwbot_stream *s, uint32_t time_ms, const char *text)
     char *copy = strdup(text);
     if (!copy)
         return -1;
-    qwbot_record *r = stream_append(s, time_ms);
+    qw_rec_record *r = stream_append(s, time_ms);
     if (!r) {
         free(copy);
         return -1;
     }
-    r->kind = QWBOT_REC_STRING;
+    r->kind = QW_REC_STRING;
     r->text = copy;
     s->count++;
     return 0;
 }
 
-int qwbot_stream_repeat(qwbot_stream *dst, const qwbot_stream *src, uint32_t max_moves,
-                        uint32_t loops, uint32_t gap_ms)
+int qw_rec_stream_repeat(qw_rec_stream *dst, const qw_rec_stream *src, uint32_t max_moves,
+                         uint32_t loops, uint32_t gap_ms)
 {
     uint32_t offset = 0;
     for (uint32_t l = 0; l < loops; l++) {
         uint32_t moves = 0, last = 0;
         for (uint32_t i = 0; i < src->count && (!max_moves || moves < max_moves); i++) {
-            const qwbot_record *r = &src->records[i];
+            const qw_rec_record *r = &src->records[i];
             uint64_t t = (uint64_t)offset + r->time_ms;
             if (t > UINT32_MAX)
                 return -1;
-            int rc = r->kind == QWBOT_REC_MOVE
-                         ? qwbot_stream_add_move(dst, (uint32_t)t, &r->cmd)
-                         : qwbot_stream_add_string(dst, (uint32_t)t, r->text);
+            int rc = r->kind == QW_REC_MOVE
+                         ? qw_rec_stream_add_move(dst, (uint32_t)t, &r->cmd)
+                         : qw_rec_stream_add_string(dst, (uint32_t)t, r->text);
             if (rc != 0)
                 return -1;
-            moves += r->kind == QWBOT_REC_MOVE;
+            moves += r->kind == QW_REC_MOVE;
             last = r->time_ms;
         }
         if ((uint64_t)offset + last + gap_ms > UINT32_MAX)
@@ -176,27 +176,27 @@ static void put_u32(byte_writer *w, uint32_t v)
     put(w, b, 4);
 }
 
-int qwbot_trace_encode(const qwbot_trace *t, uint8_t **out, size_t *outlen)
+int qw_recording_encode(const qw_recording *t, uint8_t **out, size_t *outlen)
 {
     byte_writer w = {0};
     size_t maplen = strlen(t->map);
-    if (maplen > QWBOT_TRACE_MAX_MAPNAME || t->bot_count > QWBOT_TRACE_MAX_BOTS)
+    if (maplen > QW_REC_MAX_MAPNAME || t->bot_count > QW_REC_MAX_BOTS)
         return -1;
-    put(&w, QWBOT_TRACE_MAGIC, 8);
-    put_u32(&w, QWBOT_TRACE_VERSION);
+    put(&w, QW_REC_MAGIC, 8);
+    put_u32(&w, QW_REC_VERSION);
     put_u32(&w, t->bot_count);
     put_u32(&w, t->interval_ms);
     put_u32(&w, t->seed);
     put_u16(&w, (uint16_t)maplen);
     put(&w, t->map, maplen);
     for (uint32_t b = 0; b < t->bot_count; b++) {
-        const qwbot_stream *s = &t->bots[b];
+        const qw_rec_stream *s = &t->bots[b];
         put_u32(&w, s->count);
         for (uint32_t i = 0; i < s->count; i++) {
-            const qwbot_record *r = &s->records[i];
+            const qw_rec_record *r = &s->records[i];
             put_u8(&w, r->kind);
             put_u32(&w, r->time_ms);
-            if (r->kind == QWBOT_REC_MOVE) {
+            if (r->kind == QW_REC_MOVE) {
                 put_u8(&w, r->cmd.msec);
                 for (int k = 0; k < 3; k++)
                     put_u16(&w, r->cmd.angles[k]);
@@ -212,7 +212,7 @@ int qwbot_trace_encode(const qwbot_trace *t, uint8_t **out, size_t *outlen)
             }
         }
     }
-    put(&w, QWBOT_TRACE_END, 8);
+    put(&w, QW_REC_END, 8);
     if (w.failed) {
         free(w.data);
         return -1;
@@ -261,49 +261,49 @@ static uint32_t get_u32(byte_reader *r)
 #define FAIL(...)                                                                            \
     do {                                                                                     \
         set_error(err, errlen, __VA_ARGS__);                                                 \
-        qwbot_trace_free(t);                                                                 \
+        qw_recording_free(t);                                                                 \
         return -1;                                                                           \
     } while (0)
 
-int qwbot_trace_decode(const uint8_t *data, size_t len, qwbot_trace *t, char *err, size_t errlen)
+int qw_recording_decode(const uint8_t *data, size_t len, qw_recording *t, char *err, size_t errlen)
 {
     byte_reader r = {data, len, 0, 0};
     memset(t, 0, sizeof *t);
     const uint8_t *magic = take(&r, 8);
-    if (!magic || memcmp(magic, QWBOT_TRACE_MAGIC, 8) != 0)
-        FAIL("not a qwbot trace (the magic \"%s\" is missing)", QWBOT_TRACE_MAGIC);
+    if (!magic || memcmp(magic, QW_REC_MAGIC, 8) != 0)
+        FAIL("not a qwbot trace (the magic \"%s\" is missing)", QW_REC_MAGIC);
     uint32_t version = get_u32(&r);
-    if (version != QWBOT_TRACE_VERSION)
+    if (version != QW_REC_VERSION)
         FAIL("trace format version %u, this qwbot reads version %u", version,
-             QWBOT_TRACE_VERSION);
+             QW_REC_VERSION);
     uint32_t bots = get_u32(&r);
     uint32_t interval = get_u32(&r);
     uint32_t seed = get_u32(&r);
     uint16_t maplen = get_u16(&r);
     if (r.bad)
         FAIL("truncated header");
-    if (bots == 0 || bots > QWBOT_TRACE_MAX_BOTS)
-        FAIL("bot count %u out of range 1..%u", bots, QWBOT_TRACE_MAX_BOTS);
-    if (maplen > QWBOT_TRACE_MAX_MAPNAME)
-        FAIL("map name length %u over %u", maplen, QWBOT_TRACE_MAX_MAPNAME);
+    if (bots == 0 || bots > QW_REC_MAX_BOTS)
+        FAIL("bot count %u out of range 1..%u", bots, QW_REC_MAX_BOTS);
+    if (maplen > QW_REC_MAX_MAPNAME)
+        FAIL("map name length %u over %u", maplen, QW_REC_MAX_MAPNAME);
     const uint8_t *map = take(&r, maplen);
     if (!map)
         FAIL("truncated header (map name)");
-    char mapname[QWBOT_TRACE_MAX_MAPNAME + 1];
+    char mapname[QW_REC_MAX_MAPNAME + 1];
     memcpy(mapname, map, maplen);
     mapname[maplen] = 0;
     if (strlen(mapname) != maplen)
         FAIL("map name contains a NUL byte");
-    if (qwbot_trace_init(t, bots, interval, seed, mapname) != 0)
+    if (qw_recording_init(t, bots, interval, seed, mapname) != 0)
         FAIL("out of memory for %u bot streams", bots);
 
     for (uint32_t b = 0; b < bots; b++) {
-        qwbot_stream *s = &t->bots[b];
+        qw_rec_stream *s = &t->bots[b];
         uint32_t count = get_u32(&r);
         if (r.bad)
             FAIL("bot %u: truncated stream header at offset %zu", b, r.pos);
-        if (count > QWBOT_TRACE_MAX_RECORDS)
-            FAIL("bot %u: %u records, more than %u", b, count, QWBOT_TRACE_MAX_RECORDS);
+        if (count > QW_REC_MAX_RECORDS)
+            FAIL("bot %u: %u records, more than %u", b, count, QW_REC_MAX_RECORDS);
         for (uint32_t i = 0; i < count; i++) {
             size_t at = r.pos;
             uint8_t kind = get_u8(&r);
@@ -313,8 +313,8 @@ int qwbot_trace_decode(const uint8_t *data, size_t len, qwbot_trace *t, char *er
             if (s->count && time_ms < s->records[s->count - 1].time_ms)
                 FAIL("bot %u record %u (offset %zu): time %u ms goes backwards", b, i, at,
                      time_ms);
-            if (kind == QWBOT_REC_MOVE) {
-                qwbot_cmd c;
+            if (kind == QW_REC_MOVE) {
+                qw_rec_cmd c;
                 c.msec = get_u8(&r);
                 for (int k = 0; k < 3; k++)
                     c.angles[k] = get_u16(&r);
@@ -325,9 +325,9 @@ int qwbot_trace_decode(const uint8_t *data, size_t len, qwbot_trace *t, char *er
                 c.impulse = get_u8(&r);
                 if (r.bad)
                     FAIL("bot %u record %u: truncated move at offset %zu", b, i, at);
-                if (qwbot_stream_add_move(s, time_ms, &c) != 0)
+                if (qw_rec_stream_add_move(s, time_ms, &c) != 0)
                     FAIL("out of memory at bot %u record %u", b, i);
-            } else if (kind == QWBOT_REC_STRING) {
+            } else if (kind == QW_REC_STRING) {
                 uint16_t n = get_u16(&r);
                 const uint8_t *p = take(&r, n);
                 if (!p)
@@ -335,10 +335,10 @@ int qwbot_trace_decode(const uint8_t *data, size_t len, qwbot_trace *t, char *er
                 if (!valid_command_text((const char *)p, n))
                     FAIL("bot %u record %u (offset %zu): string command of length %u is empty, "
                          "too long or has control characters", b, i, at, n);
-                char text[QWBOT_TRACE_MAX_STRING + 1];
+                char text[QW_REC_MAX_STRING + 1];
                 memcpy(text, p, n);
                 text[n] = 0;
-                if (qwbot_stream_add_string(s, time_ms, text) != 0)
+                if (qw_rec_stream_add_string(s, time_ms, text) != 0)
                     FAIL("out of memory at bot %u record %u", b, i);
             } else {
                 FAIL("bot %u record %u (offset %zu): unknown record kind %u", b, i, at, kind);
@@ -346,7 +346,7 @@ int qwbot_trace_decode(const uint8_t *data, size_t len, qwbot_trace *t, char *er
         }
     }
     const uint8_t *end = take(&r, 8);
-    if (!end || memcmp(end, QWBOT_TRACE_END, 8) != 0)
+    if (!end || memcmp(end, QW_REC_END, 8) != 0)
         FAIL("missing end marker at offset %zu (file truncated or corrupt)", r.pos);
     if (r.pos != len)
         FAIL("%zu unexpected bytes after the end marker", len - r.pos);
@@ -357,11 +357,11 @@ int qwbot_trace_decode(const uint8_t *data, size_t len, qwbot_trace *t, char *er
 
 /* ---- files ---- */
 
-int qwbot_trace_save(const qwbot_trace *t, const char *path, char *err, size_t errlen)
+int qw_recording_save(const qw_recording *t, const char *path, char *err, size_t errlen)
 {
     uint8_t *data;
     size_t len;
-    if (qwbot_trace_encode(t, &data, &len) != 0) {
+    if (qw_recording_encode(t, &data, &len) != 0) {
         set_error(err, errlen, "%s: cannot encode the trace (out of memory or bad map name)",
                   path);
         return -1;
@@ -394,7 +394,7 @@ int qwbot_trace_save(const qwbot_trace *t, const char *path, char *err, size_t e
     return 0;
 }
 
-int qwbot_trace_load(const char *path, qwbot_trace *t, char *err, size_t errlen)
+int qw_recording_load(const char *path, qw_recording *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     gzFile f = gzopen(path, "rb");
@@ -441,7 +441,7 @@ int qwbot_trace_load(const char *path, qwbot_trace *t, char *err, size_t errlen)
     }
     gzclose(f);
     char why[256];
-    int rc = qwbot_trace_decode(data, len, t, why, sizeof why);
+    int rc = qw_recording_decode(data, len, t, why, sizeof why);
     free(data);
     if (rc != 0) {
         set_error(err, errlen, "%s: %s", path, why);
