@@ -6,7 +6,7 @@ import csv
 import os
 import sys
 
-STRUCTURE_ORDER = ["rbtree", "skiplist", "list", "hashset", "bank", "travel"]
+STRUCTURE_ORDER = ["rbtree", "skiplist", "list", "hashset", "bank", "travel", "genome", "graph"]
 STYLE = {  # runtime -> (colour, marker, line style)
     "libtm": ("tab:red", "o", "-"),
     "libtm-orec": ("tab:orange", "s", "-"),
