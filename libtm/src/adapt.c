@@ -25,7 +25,6 @@
 #include "wait.h"
 
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #define PROBE_NS (2 * 1000 * 1000LL)       /* each candidate is probed twice a round */
@@ -89,13 +88,6 @@ static unsigned total_commits(void)
     return n;
 }
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 void tm_adapt_init(void)
 {
     int n = 0;
@@ -127,7 +119,7 @@ static void enter(struct tm_tx *tx, int index, int64_t now, int64_t length, bool
     tuner.current = index;
     tuner.epoch_start_commits = total_commits();
     tm_mode_set(tx, c->htm, c->algo);
-    tuner.epoch_start_ns = now_ns(); /* after the switch, which may have waited */
+    tuner.epoch_start_ns = tm_now_ns(); /* after the switch, which may have waited */
     int64_t start = now > tuner.epoch_start_ns ? now : tuner.epoch_start_ns;
     tuner.warming = probe && switching;
     if (tuner.warming) {
@@ -302,7 +294,7 @@ static void go_alone(struct tm_tx *tx)
         tuner.candidate[i] = (struct candidate){ .htm = tuner.candidate[i].htm,
                                                  .algo = tuner.candidate[i].algo };
     tuner.hold_ns = MIN_HOLD_NS;
-    enter(tx, tuner.serial, now_ns(), 0, false);
+    enter(tx, tuner.serial, tm_now_ns(), 0, false);
 }
 
 static void maybe_next_epoch(struct tm_tx *tx)
@@ -316,7 +308,7 @@ static void maybe_next_epoch(struct tm_tx *tx)
         if (tuner.current == tuner.serial || end == INT64_MAX)
             return;
     } else {
-        now = now_ns();
+        now = tm_now_ns();
         if (now < end && !(end != INT64_MAX && hold_collapsed(now)))
             return;
     }

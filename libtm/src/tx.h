@@ -194,6 +194,9 @@ struct tm_tx {
     _Atomic uint32_t end_waiters;
     _Atomic uint64_t losers;     /* softprio: threads (index % 64) that lost to this one */
     _Atomic uint64_t lowered_by; /* softprio: threads (index % 64) this one lost to */
+    /* --- the serial lock's turns (serial_lock.c) --- */
+    _Atomic uint32_t turn_signal;  /* bumped when the turn is handed to this thread */
+    _Atomic uint32_t turn_asleep;  /* sleeps on turn_signal */
 
     /* --- registry --- */
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */
