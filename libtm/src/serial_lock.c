@@ -153,14 +153,12 @@ void tm_serial_write_unlock(struct tm_tx *tx)
  * So an exclusive transaction that finds the word taken does not wait on the word: its thread
  * queues (next_turn). The holder, at its release, begins a turn (turn = holder): for TURN_NS
  * only it takes the word, alone, so the word's line and the data stay in its cache. When the
- * turn is over it hands the turn to the queued thread at its next release. The turn ends
- * early when its holder has not committed for TURN_IDLE_NS and is outside a transaction (it
- * waits at a barrier, works outside transactions, or left): the queued thread takes it. A
- * turn that is over is anybody's while the word is free, so that where transactions rarely
- * meet, the word is taken at once as before; without a queued thread turns cost nothing.
- *
- * The queued thread sleeps and looks every TURN_IDLE_NS whether the holder went idle; the
- * holder wakes it when it hands over. Other waiting threads sleep until the line is free.
+ * turn is over the queued thread takes it, woken by the holder, which goes on meanwhile (a
+ * woken thread may wait for a processor: the lock is not left unused). The turn ends early
+ * when its holder has not committed for TURN_IDLE_NS and is outside a transaction (it waits
+ * at a barrier, works outside transactions, or left): the queued thread takes it then. A turn
+ * that is over is anybody's while the word is free, so that where transactions rarely meet,
+ * the word is taken at once as before; without a queued thread turns cost nothing.
  *
  * Correctness does not depend on turns: every exclusive transaction in serial mode still takes
  * the word, which alone makes them exclusive; a turn only says who tries. */
@@ -179,19 +177,22 @@ static bool crowded(void)
     return tm_thread_count() > tm_processors();
 }
 
-static void hand_turn(struct tm_tx *from, struct tm_tx *to, int64_t now)
+/* This thread takes the turn from `owner` (the caller saw it due). */
+static bool take_turn(struct tm_tx *tx, struct tm_tx *owner, int64_t now)
 {
-    if (!atomic_compare_exchange_strong(&tm_serial_lock.turn, &from, to))
-        return;
+    if (!atomic_compare_exchange_strong(&tm_serial_lock.turn, &owner, tx))
+        return false;
     atomic_store_explicit(&tm_serial_lock.turn_start, now, memory_order_relaxed);
-    struct tm_tx *queued = to;
+    atomic_store_explicit(&tm_serial_lock.turn_woken, 0, memory_order_relaxed);
+    struct tm_tx *queued = tx;
     atomic_compare_exchange_strong(&tm_serial_lock.next_turn, &queued, NULL);
-    atomic_fetch_add_explicit(&to->turn_signal, 1, memory_order_seq_cst);
-    if (atomic_load_explicit(&to->turn_asleep, memory_order_seq_cst))
-        tm_futex_wake(&to->turn_signal);
+    return true;
 }
 
-/* The word's holder released it while a thread is queued: begin a turn, or end one. */
+/* The word's holder released it while a thread is queued: begin a turn; or, once its turn is
+ * over, wake the queued thread, which takes the turn when it runs. The holder goes on until
+ * then: on a busy machine a woken thread may wait for a processor, and a turn handed to it
+ * would leave the lock unused meanwhile. */
 static void turn_offer(struct tm_tx *tx)
 {
     struct tm_tx *next = atomic_load_explicit(&tm_serial_lock.next_turn, memory_order_relaxed);
@@ -199,22 +200,27 @@ static void turn_offer(struct tm_tx *tx)
         return;
     struct tm_tx *turn = atomic_load_explicit(&tm_serial_lock.turn, memory_order_relaxed);
     if (!turn) {
-        if (atomic_compare_exchange_strong(&tm_serial_lock.turn, &turn, tx))
-            atomic_store_explicit(&tm_serial_lock.turn_start, tm_now_ns(), memory_order_relaxed);
+        take_turn(tx, NULL, tm_now_ns());
         return;
     }
     /* Ours: a look at the clock every 8th release is often enough (a turn is long). */
-    if (turn != tx || (atomic_load_explicit(&tx->adapt_commits, memory_order_relaxed) & 7))
+    if (turn != tx || (atomic_load_explicit(&tx->adapt_commits, memory_order_relaxed) & 7) ||
+        atomic_load_explicit(&tm_serial_lock.turn_woken, memory_order_relaxed))
         return;
-    int64_t now = tm_now_ns();
-    if (now - atomic_load_explicit(&tm_serial_lock.turn_start, memory_order_relaxed) >= TURN_NS)
-        hand_turn(tx, next, now);
+    if (tm_now_ns() - atomic_load_explicit(&tm_serial_lock.turn_start, memory_order_relaxed) <
+        TURN_NS)
+        return;
+    atomic_store_explicit(&tm_serial_lock.turn_woken, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&next->turn_signal, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&next->turn_asleep, memory_order_seq_cst))
+        tm_futex_wake(&next->turn_signal);
 }
 
 /* Waits in line until the turn may have become this thread's (the caller looks again). The
- * queued thread looks every TURN_IDLE_NS (4 x while threads outnumber processors) whether the
- * holder went idle; the others sleep until the line is free. Nobody spins: the holder may be
- * waiting for a processor. */
+ * queued thread takes the turn once it is over, or once its holder has not committed for
+ * TURN_IDLE_NS (4 x while threads outnumber processors) with the word free; it sleeps in
+ * between, woken by the holder at the turn's end. The other waiting threads sleep until the
+ * line is free. Nobody spins: the holder may be waiting for a processor. */
 static void wait_for_turn(struct tm_tx *tx)
 {
     struct tm_tx *line = NULL;
@@ -224,8 +230,8 @@ static void wait_for_turn(struct tm_tx *tx)
     int64_t seen_at = tm_now_ns();
     int64_t look = crowded() ? 4 * TURN_IDLE_NS : TURN_IDLE_NS;
     if (owner == tx) {
-        /* Our turn, and another thread took the free word in passing (it saw the turn before
-         * it changed hands): it gives the word back within one transaction. */
+        /* Our turn, taken while the word was busy (or another thread took the free word in
+         * passing): it comes back within one transaction. */
         unsigned round = 0;
         while (atomic_load_explicit(&lock_word, memory_order_relaxed) != 0 && turns_apply())
             tm_wait_pause(&round);
@@ -233,7 +239,7 @@ static void wait_for_turn(struct tm_tx *tx)
     }
     for (;;) {
         if (atomic_load(&tm_serial_lock.turn) != owner || !turns_apply())
-            return; /* handed over, taken or freed; or no more turns */
+            return; /* taken or freed; or no more turns */
         bool next = atomic_load_explicit(&tm_serial_lock.next_turn, memory_order_relaxed) == tx;
         bool word_free = atomic_load_explicit(&lock_word, memory_order_relaxed) == 0;
         if (!owner) {
@@ -249,8 +255,8 @@ static void wait_for_turn(struct tm_tx *tx)
             }
             int64_t held = now - atomic_load_explicit(&tm_serial_lock.turn_start,
                                                       memory_order_relaxed);
-            if (word_free && (now - seen_at >= look || held >= TURN_NS)) {
-                hand_turn(owner, tx, now); /* the holder went idle, or its turn is over */
+            if (held >= TURN_NS || (word_free && now - seen_at >= look)) {
+                take_turn(tx, owner, now); /* over, or the holder went idle */
                 return;
             }
         } else if (!atomic_load_explicit(&tm_serial_lock.next_turn, memory_order_relaxed)) {
@@ -277,7 +283,7 @@ void tm_serial_exclusive_lock(struct tm_tx *tx)
             int64_t now = tm_now_ns();
             if (now - atomic_load_explicit(&tm_serial_lock.turn_start, memory_order_relaxed) >=
                 TURN_NS)
-                hand_turn(turn, tx, now);
+                take_turn(tx, turn, now);
         }
         uint32_t free_word = 0;
         if (tm_serial_turn_allows(tx) &&

@@ -31,7 +31,8 @@ struct tm_serial_lock_line {
     _Atomic(struct tm_tx *) turn;
     _Atomic(struct tm_tx *) next_turn;
     _Atomic int64_t turn_start;
-    char padding[TM_CACHELINE - sizeof(uint32_t) - 4 - 3 * sizeof(uint64_t)];
+    _Atomic uint32_t turn_woken; /* the queued thread was woken at the turn's end */
+    char padding[TM_CACHELINE - sizeof(uint32_t) - 4 - 3 * sizeof(uint64_t) - sizeof(uint32_t)];
 };
 extern struct tm_serial_lock_line tm_serial_lock __attribute__((visibility("hidden")));
 
