@@ -20,10 +20,15 @@ LIBTM_DIR     := $(TOP)/libtm/lib
 LIBTM_INCLUDE := $(TOP)/libtm/include
 LIBTM_LDFLAGS := -L$(LIBTM_DIR) -Wl,-rpath,$(LIBTM_DIR)
 GCC_LIBITM_DIR := /usr/lib/x86_64-linux-gnu
-# libtm's algorithms (LIBTM_ALGO values), read from its registry: all, and the speculative ones.
-LIBTM_ALGO_REGISTRY := $(TOP)/libtm/src/algorithms.def
-LIBTM_ALGOS := $(shell sed -n 's/^TM_ALGORITHM.\([a-z0-9_]*\),.*/\1/p' $(LIBTM_ALGO_REGISTRY))
-LIBTM_SPECULATIVE_ALGOS := $(shell sed -n 's/^TM_ALGORITHM.\([a-z0-9_]*\), *1\b.*/\1/p' $(LIBTM_ALGO_REGISTRY))
+# libtm's registries as `libtm-stats --list KIND` prints them (src/algorithms.def,
+# src/managers.def): its algorithms (LIBTM_ALGO values), those whose every conflict goes to the
+# contention manager, and the managers (LIBTM_CM values). Each list is asked for once, when a
+# Makefile first uses it (the first use replaces the variable by its value).
+LIBTM_LIST := $(TOP)/libtm/tools/libtm-stats --list
+libtm_list = $(eval $(1) := $$(shell $(LIBTM_LIST) $(2)))$($(1))
+LIBTM_ALGOS = $(call libtm_list,LIBTM_ALGOS,algorithms)
+LIBTM_MANAGED_ALGOS = $(call libtm_list,LIBTM_MANAGED_ALGOS,managed-algorithms)
+LIBTM_MANAGERS = $(call libtm_list,LIBTM_MANAGERS,managers)
 
 # Test harness: $(TEST_CASE) NAME -- COMMAND...   (exit 77 = skipped, with a reason on stdout)
 TEST_CASE    := $(TOP)/scripts/test-case

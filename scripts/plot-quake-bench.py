@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Plots results/quake-bench.csv (written by scripts/quake-bench --sweep).
+"""Plots results/quake-bench.csv (written by scripts/quake-bench --sweep; the report is
+scripts/reports/quake_sweep.py).
 
   plot-quake-bench.py CSV PNG [--run RUN_ID]
 
@@ -10,95 +11,21 @@ mvdsv + KTX (single-threaded) and qwsv: round-trip latency of the moves (p50/p90
 the replies per second each answered. Medians over repeated rounds; one sweep (--run, default
 the latest run id in the file).
 """
-import statistics
+import os
 import sys
-from collections import defaultdict
 
-sys.dont_write_bytecode = True  # no __pycache__ beside the scripts for the module below
-import quake_results  # noqa: E402 (after the line above)
-from quake_results import number
-
-PROG = "plot-quake-bench"
-NAMES = {"lock": "LOCK", "region": "REGION", "stm": "STM", "stmlock": "STM_LOCK",
-         "stm-htm0": "STM (LIBTM_HTM=0)", "stm-orec": "STM (LIBTM_ALGO=orec)",
-         "stm-gcc": "STM (GCC libitm)", "stmlock-gcc": "STM_LOCK (GCC libitm)"}
-MARKERS = {"lock": "o", "region": "D", "stm": "s", "stmlock": "^", "stm-htm0": "v",
-           "stm-orec": "P", "stm-gcc": ">", "stmlock-gcc": "<"}
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reports import quake_sweep  # noqa: E402 (after the path)
+from reports.common import parse_command_line, pyplot, rows_of_run  # noqa: E402
 
 
 def main(argv):
-    path, png, options = quake_results.parse_command_line(
-        PROG, __doc__, "plot-quake-bench.py CSV PNG [--run RUN_ID]", argv, values=("--run",))
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        quake_results.fail(PROG, "python3-matplotlib is missing (Debian package python3-matplotlib)")
-    run, rows = quake_results.rows_of_run(PROG, path, "commands_per_s", "quake-bench --sweep",
-                                          options["run"])
-    grid = [r for r in rows if r["server"] == "qwsv" and r["speed"] == "closed"]
-    realtime = [r for r in rows if r["speed"] == "1"]
-
-    by_mode = defaultdict(lambda: defaultdict(list))
-    for r in grid:
-        if number(r, "commands_per_s"):
-            by_mode[r["mode"]][int(r["threads"])].append(number(r, "commands_per_s"))
-    fig, (ax_abs, ax_norm, ax_rt) = plt.subplots(1, 3, figsize=(17, 5))
-    base = None
-    if by_mode.get("lock", {}).get(1):
-        base = statistics.median(by_mode["lock"][1])
-    for mode in sorted(by_mode, key=lambda m: list(NAMES).index(m) if m in NAMES else 99):
-        points = sorted((t, statistics.median(v)) for t, v in by_mode[mode].items())
-        xs, ys = [t for t, _ in points], [y for _, y in points]
-        label = NAMES.get(mode, mode)
-        ax_abs.plot(xs, ys, marker=MARKERS.get(mode, "o"), label=label)
-        if base:
-            ax_norm.plot(xs, [y / base for y in ys], marker=MARKERS.get(mode, "o"), label=label)
-    if grid:
-        ax_abs.set_title(f"throughput, {grid[0]['bots']} fighting bots in closed loop "
-                         f"({grid[0]['map']})")
-    ax_abs.set_xlabel("server threads")
-    ax_abs.set_ylabel("commands the server ran per second")
-    ax_abs.set_ylim(bottom=0)
-    ax_norm.axhline(1.0, color="grey", linewidth=0.8)
-    ax_norm.set_title("the same, relative to LOCK at 1 thread")
-    ax_norm.set_xlabel("server threads")
-    ax_norm.set_ylabel("throughput / LOCK's at 1 thread")
-    ax_norm.set_ylim(bottom=0)
-    for ax in (ax_abs, ax_norm):
-        ax.set_xticks(sorted({int(r["threads"]) for r in grid}))
-
-    if realtime:
-        groups = defaultdict(list)
-        for r in realtime:
-            name = "mvdsv + KTX" if r["server"] == "mvdsv" else \
-                f"qwsv {r['threads']} thr {NAMES.get(r['mode'], r['mode'])}"
-            groups[name].append(r)
-        names = sorted(groups, key=lambda n: (not n.startswith("mvdsv"), n))
-        width = 0.25
-        for k, (key, label) in enumerate((("rtt_p50_ms", "p50"), ("rtt_p90_ms", "p90"),
-                                          ("rtt_p99_ms", "p99"))):
-            values = [statistics.median(number(r, key) or 0 for r in groups[n]) for n in names]
-            ax_rt.bar([i + (k - 1) * width for i in range(len(names))], values, width,
-                      label=label)
-        labels = [f"{n}\n{statistics.median(number(r, 'replies_per_s') or 0 for r in groups[n]):.0f}"
-                  " replies/s" for n in names]
-        ax_rt.set_xticks(range(len(names)))
-        ax_rt.set_xticklabels(labels, fontsize=8)
-        ax_rt.set_title("the same bots in real time (77 moves/s each): round trip")
-        ax_rt.set_ylabel("ms (qwbot: the acknowledgement of each move)")
-    else:
-        ax_rt.set_axis_off()
-    for ax in (ax_abs, ax_norm, ax_rt):
-        ax.grid(True, alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=8)
-    fig.suptitle(f"qwsv under replayed fighting bots (run {run}); bots and server share the "
-                 "machine's cores")
-    fig.tight_layout()
-    fig.savefig(png, dpi=100)
-    print(f"plot-quake-bench: wrote {png}")
+    (path, png), options = parse_command_line(
+        quake_sweep.PROG, __doc__, "plot-quake-bench.py CSV PNG [--run RUN_ID]", argv, values=("--run",))
+    pyplot(quake_sweep.PROG)  # before reading: the plot is all this command makes
+    run, rows = rows_of_run(quake_sweep.PROG, path, "commands_per_s", "quake-bench --sweep", options["run"])
+    quake_sweep.plot(rows, run, png)
     return 0
 
 

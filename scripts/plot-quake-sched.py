@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Table and figure of results/quake-sched.csv (written by scripts/quake-bench --sched).
+"""Table and figure of results/quake-sched.csv (written by scripts/quake-bench --sched; the
+report is scripts/reports/quake_sched.py).
 
   plot-quake-sched.py CSV PNG [--table TXT] [--run RUN_ID] [--no-plot]
 
@@ -7,195 +8,36 @@ For each map and thread count, every mode (-sched lpt -sync none, -sched static 
 -sync mode): the server's CPU-milliseconds per 1,000 commands, the share of the request
 phase during which every worker was busy, the jobs per frame and their weights (maximum and
 mean; with -sched static a worker's clients are its one job), frames/s, messages per frame
-and per second. Then the issue's goals (lpt at 2 threads on the large map: CPU per command
-no more than the best static mode's, every worker busy at least 55 % of the request phase)
-and the reference design's published figures. Medians over rounds; one run (--run, default
-the latest run id in the file). The figure: CPU per 1,000 commands, the all-busy share (with
-the reference's 55 % and 40 %) and lpt's jobs and weights, by threads, one row per map.
+and per second. Then the goals of scripts/goals.toml (lpt at 2 threads on the large map: CPU
+per command no more than the best static mode's, every worker busy most of the request
+phase) and the reference design's published figures. Medians over rounds; one run (--run,
+default the latest run id in the file). The figure: CPU per 1,000 commands, the all-busy
+share (with the reference's 55 % and 40 %) and lpt's jobs and weights, by threads, one row
+per map.
 """
-import statistics
+import os
 import sys
-from collections import defaultdict
 
-sys.dont_write_bytecode = True  # no __pycache__ beside the scripts for the module below
-import quake_results  # noqa: E402 (after the line above)
-from quake_results import number
-
-PROG = "plot-quake-sched"
-
-NAMES = {"lpt-none": "lpt, -sync none", "static-lock": "static, lock",
-         "static-region": "static, region", "static-stm": "static, stm",
-         "static-stmlock": "static, stmlock"}
-MARKERS = {"lpt-none": "o", "static-lock": "s", "static-region": "D", "static-stm": "^",
-           "static-stmlock": "v"}
-LARGE_MAP = "lqdm6"
-REFERENCE = """Reference design (parallel QuakeWorld with dynamic load balancing, 2-way machine; the
-issue's figures): 95-350 frames/s, 11-33 messages/frame, 3,135-3,850 messages/s; all workers
-busy 55 % of the time with the load balancing vs 40 % for the static server; about 9 jobs of
-weight 8 per frame on a 32-player map, about 20 jobs of weight 4 on a custom map."""
-COLUMNS = [("cpu_ms_per_1000_commands", "CPU ms/1000 cmd", "{:.2f}"),
-           ("all_busy_share", "all busy", "{:.0%}"),
-           ("work_balance", "balance", "{:.0%}"),
-           ("start_skew_ms", "start skew ms", "{:.3f}"),
-           ("jobs_per_frame", "jobs/frame", "{:.1f}"),
-           ("weight_max", "weight max", "{:.1f}"),
-           ("weight_mean", "weight mean", "{:.1f}"),
-           ("fps", "frames/s", "{:.0f}"),
-           ("msgs_per_frame", "msgs/frame", "{:.1f}"),
-           ("msgs_per_s", "msgs/s", "{:.0f}"),
-           ("deferred_per_frame", "deferred/frame", "{:.2f}"),
-           ("rtt_p99_ms", "rtt p99 ms", "{:.2f}")]
-
-
-def medians(rows):
-    """{(map, threads, mode): {column: median}} over the rounds of each point."""
-    groups = defaultdict(list)
-    for r in rows:
-        groups[(r["map"], int(r["threads"]), f"{r['sched']}-{r['sync']}")].append(r)
-    out = {}
-    for key, rs in groups.items():
-        point = {"rounds": len(rs)}
-        for col, _, _ in COLUMNS:
-            values = [v for v in (number(r, col) for r in rs) if v is not None]
-            point[col] = statistics.median(values) if values else None
-        out[key] = point
-    return out
-
-
-def mode_order(modes):
-    return sorted(modes, key=lambda m: list(NAMES).index(m) if m in NAMES else 99)
-
-
-def table(points, rows):
-    lines = []
-    first = rows[0]
-    lines.append(f"quake-bench --sched, run {first['run']}: {first['bots']} scripted bots at speed "
-                 f"{first['speed']} (1 = 77 moves/s each), {first['duration_s']} s measured per "
-                 f"point once every bot was in the game; load average at the start of each point "
-                 f"{min(number(r, 'load_avg') or 0 for r in rows):.2f}-"
-                 f"{max(number(r, 'load_avg') or 0 for r in rows):.2f}")
-    lines.append("CPU = the server process's CPU time per 1,000 commands it ran; all busy = the "
-                 "share of the request phase during which every worker was busy; balance = the "
-                 "shortest worker's request phase over the longest one's (the all-busy share had "
-                 "they all started together); start skew = from the first worker's start of the "
-                 "request phase to the last one's, per frame")
-    for m in sorted({k[0] for k in points}, key=lambda x: (x != LARGE_MAP, x)):
-        lines.append("")
-        lines.append(f"== {m}")
-        header = f"{'threads':>7} {'mode':<17}" + "".join(f"{name:>16}" for _, name, _ in COLUMNS)
-        lines.append(header)
-        for t in sorted({k[1] for k in points if k[0] == m}):
-            for mode in mode_order({k[2] for k in points if k[0] == m and k[1] == t}):
-                p = points[(m, t, mode)]
-                cells = "".join(f"{(fmt.format(p[col]) if p[col] is not None else '-'):>16}"
-                                for col, _, fmt in COLUMNS)
-                lines.append(f"{t:>7} {NAMES.get(mode, mode):<17}{cells}")
-    lines.append("")
-    lines.extend(goals(points))
-    lines.append("")
-    lines.append(REFERENCE)
-    return "\n".join(lines) + "\n"
-
-
-def pct(value):
-    return f"{value:.0%}" if value is not None else "-"
-
-
-def goals(points):
-    out = [f"Goals ({LARGE_MAP}, 2 threads):"]
-    lpt = points.get((LARGE_MAP, 2, "lpt-none"))
-    static = {k[2]: v for k, v in points.items()
-              if k[0] == LARGE_MAP and k[1] == 2 and k[2].startswith("static-")}
-    if not lpt or not static:
-        return out + ["  not measured (needs lpt-none and a static mode at 2 threads on lqdm6)"]
-    best = min((v["cpu_ms_per_1000_commands"], k) for k, v in static.items()
-               if v["cpu_ms_per_1000_commands"] is not None)
-    cpu = lpt["cpu_ms_per_1000_commands"]
-    out.append(f"  CPU per 1,000 commands, lpt {cpu:.2f} ms vs the best static mode "
-               f"({NAMES.get(best[1], best[1])}) {best[0]:.2f} ms: "
-               f"{'met' if cpu <= best[0] else 'not met'} ({cpu / best[0]:.2f} x)")
-    share = lpt["all_busy_share"]
-    out.append(f"  every worker busy {pct(share)} of the request phase (goal >= 55 %): "
-               f"{'met' if share is not None and share >= 0.55 else 'not met'}; the static modes "
-               + ", ".join(f"{NAMES.get(k, k)} {pct(v['all_busy_share'])}"
-                           for k, v in sorted(static.items())))
-    out.append(f"  work balance (as if every worker had started together): lpt "
-               f"{pct(lpt['work_balance'])}; the static modes "
-               + ", ".join(f"{NAMES.get(k, k)} {pct(v['work_balance'])}"
-                           for k, v in sorted(static.items())))
-    return out
-
-
-def plot(points, png, rows):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        quake_results.fail(PROG, "python3-matplotlib is missing (Debian package python3-matplotlib)")
-    maps = sorted({k[0] for k in points}, key=lambda x: (x != LARGE_MAP, x))
-    fig, axes = plt.subplots(len(maps), 3, figsize=(17, 4.8 * len(maps)), squeeze=False)
-    for row, m in zip(axes, maps):
-        ax_cpu, ax_busy, ax_jobs = row
-        threads = sorted({k[1] for k in points if k[0] == m})
-        for mode in mode_order({k[2] for k in points if k[0] == m}):
-            series = [(t, points[(m, t, mode)]) for t in threads if (m, t, mode) in points]
-            style = {"marker": MARKERS.get(mode, "o"), "label": NAMES.get(mode, mode)}
-            ax_cpu.plot([t for t, _ in series], [p["cpu_ms_per_1000_commands"] for _, p in series],
-                        **style)
-            # with one thread every worker is always busy: the share says nothing there
-            several = [(t, p) for t, p in series if t > 1]
-            line, = ax_busy.plot([t for t, _ in several], [p["all_busy_share"] for _, p in several],
-                                 **style)
-            ax_busy.plot([t for t, _ in several], [p["work_balance"] for _, p in several],
-                         color=line.get_color(), linestyle="--", marker=style["marker"],
-                         markerfacecolor="none")
-        lpt = [(t, points[(m, t, "lpt-none")]) for t in threads if (m, t, "lpt-none") in points]
-        if lpt:
-            xs = [t for t, _ in lpt]
-            ax_jobs.plot(xs, [p["jobs_per_frame"] for _, p in lpt], marker="o", label="jobs per frame")
-            ax_jobs.plot(xs, [p["weight_max"] for _, p in lpt], marker="^", label="heaviest job (clients)")
-            ax_jobs.plot(xs, [p["weight_mean"] for _, p in lpt], marker="v", label="mean job (clients)")
-        ax_jobs.axhline(9, color="grey", linestyle="--", linewidth=0.8)
-        ax_jobs.axhline(8, color="grey", linestyle=":", linewidth=0.8)
-        ax_jobs.text(threads[0], 9.3, "reference: ~9 jobs of weight 8 (32 players)", fontsize=8,
-                     color="grey")
-        ax_busy.axhline(0.55, color="green", linestyle="--", linewidth=0.8)
-        ax_busy.axhline(0.40, color="grey", linestyle="--", linewidth=0.8)
-        ax_busy.text(threads[0], 0.565, "reference lpt 55 %", fontsize=8, color="green")
-        ax_busy.text(threads[0], 0.415, "reference static 40 %", fontsize=8, color="grey")
-        ax_cpu.set_title(f"{m}: server CPU-ms per 1,000 commands")
-        ax_busy.set_title(f"{m}: every worker busy (solid), balance (dashed)")
-        ax_jobs.set_title(f"{m}: -sched lpt's jobs")
-        ax_busy.set_ylim(0, 1.05)
-        for ax in row:
-            ax.set_xlabel("server threads")
-            ax.set_xticks(threads)
-            ax.set_ylim(bottom=0)
-            ax.legend(fontsize=8)
-    first = rows[0]
-    fig.suptitle(f"qwsv -sched lpt vs static: {first['bots']} scripted bots at speed {first['speed']} "
-                 f"(run {first['run']})")
-    fig.tight_layout()
-    fig.savefig(png, dpi=90)
-    print(f"plot-quake-sched: wrote {png}")
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reports import quake_sched  # noqa: E402 (after the path)
+from reports.common import parse_command_line, rows_of_run  # noqa: E402
 
 
 def main(argv):
-    path, png, opts = quake_results.parse_command_line(
-        PROG, __doc__, "plot-quake-sched.py CSV PNG [--table TXT] [--run RUN_ID] [--no-plot]",
+    (path, png), opts = parse_command_line(
+        quake_sched.PROG, __doc__, "plot-quake-sched.py CSV PNG [--table TXT] [--run RUN_ID] [--no-plot]",
         argv, values=("--run", "--table"), flags=("--no-plot",))
-    _, rows = quake_results.rows_of_run(PROG, path, "all_busy_share", "quake-bench --sched",
-                                        opts["run"])
-    points = medians(rows)
-    text = table(points, rows)
+    _, rows = rows_of_run(quake_sched.PROG, path, "all_busy_share", "quake-bench --sched", opts["run"])
+    points = quake_sched.medians(rows)
+    text = quake_sched.table(points, rows)
     if opts["table"]:
         with open(opts["table"], "w") as f:
             f.write(text)
-        print(f"plot-quake-sched: wrote {opts['table']}")
+        print(f"{quake_sched.PROG}: wrote {opts['table']}")
     print(text, end="")
     if not opts["no-plot"]:
-        plot(points, png, rows)
+        quake_sched.plot(points, png, rows)
     return 0
 
 

@@ -12,7 +12,7 @@
 #include "fight.h"
 #include "qw_netchan.h"
 #include "qw_protocol.h"
-#include "trace.h"
+#include "recording.h"
 
 struct event;
 struct qwbot_run;

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "recording.h"
 #include "rng.h"
-#include "trace.h"
 
 struct qwbot_bot;
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bsp.h"
 #include "qw_crc.h"
+#include "qw_map_checksum.h"
 
 static int is_file(const char *path)
 {
@@ -93,7 +93,7 @@ int qwbot_map_checksum(const char *basedir, const char *map, char *path, size_t 
         free(data);
         return -1;
     }
-    if (qw_bsp_checksums(data, len, &checksum, checksum2) != 0) {
+    if (qw_map_checksums(data, len, &checksum, checksum2) != 0) {
         snprintf(err, errlen, "%s: corrupt BSP29 header (a lump lies outside the file)", path);
         free(data);
         return -1;

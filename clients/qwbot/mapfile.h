@@ -1,5 +1,5 @@
 /* Finding the server's map under -basedir and computing the checksum a client sends in
- * "prespawn" (checksum2 of quakeworld.md, via libqwworld's qw_bsp_checksums). */
+ * "prespawn" (checksum2 of quakeworld.md, via libqwproto's qw_map_checksums). */
 #ifndef QWBOT_MAPFILE_H
 #define QWBOT_MAPFILE_H
 

@@ -8,7 +8,7 @@
 #include "qw_crc.h"
 #include "qw_msg.h"
 #include "qw_usercmd.h"
-#include "trace.h"
+#include "recording.h"
 
 /* Wire-exact conversion (16-bit angle units survive the float round trip unchanged). */
 void qwbot_cmd_to_usercmd(const qwbot_cmd *in, qw_usercmd *out);

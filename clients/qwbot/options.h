@@ -1,4 +1,4 @@
-/* Command line of qwbot. */
+/* Command line of qwbot (the options' table is in options.c). */
 #ifndef QWBOT_OPTIONS_H
 #define QWBOT_OPTIONS_H
 
@@ -10,10 +10,10 @@ typedef struct qwbot_options {
     const char *basedir;        /* where the server's BSP file can be read */
     const char *map;            /* map name without maps/ and .bsp */
     unsigned bots;              /* 0 = take from the replay trace */
-    uint32_t interactions;      /* moves per bot; 0 = whole replay trace */
+    unsigned interactions;      /* moves per bot; 0 = whole replay trace */
     const char *record;         /* trace file to write */
     const char *replay;         /* trace file to read */
-    uint64_t seed;
+    unsigned seed;              /* of the scripted behaviour and the fighters */
     const char *name;           /* bot name prefix */
     unsigned interval_ms;       /* scripted mode: time between moves */
     double speed;               /* time scale of sending (2 = twice as fast); msec unchanged */

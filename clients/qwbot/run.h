@@ -10,7 +10,7 @@
 #include "latency.h"
 #include "options.h"
 #include "qw_crc.h"
-#include "trace.h"
+#include "recording.h"
 
 typedef struct qwbot_run {
     qwbot_options opt;

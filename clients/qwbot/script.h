@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "trace.h"
+#include "recording.h"
 
 /* Appends `moves` moves (one every interval_ms, starting at time 0) and the string commands
  * the script chooses to `out`. Returns 0, or -1 when out of memory. */

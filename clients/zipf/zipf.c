@@ -3,6 +3,7 @@
 #include "zipf_counts.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,14 @@ static int parse_number(const char *option, const char *text, double minimum, do
     return 0;
 }
 
-/* Reads the first word of every non-empty line; returns the count or -1. */
+static void free_pages(char **pages, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(pages[i]);
+    free(pages);
+}
+
+/* Reads the first word of every non-empty line; returns the count or -1 (after saying why). */
 static long read_pages(const char *path, char ***pages_out)
 {
     FILE *file = fopen(path, "r");
@@ -47,30 +55,80 @@ static long read_pages(const char *path, char ***pages_out)
     }
     size_t count = 0, capacity = 1024;
     char **pages = malloc(capacity * sizeof(*pages));
+    bool out_of_memory = !pages;
     char line[4096];
-    while (pages && fgets(line, sizeof(line), file)) {
+    while (!out_of_memory && fgets(line, sizeof(line), file)) {
         char *word = strtok(line, " \t\r\n");
         if (!word)
             continue;
         if (count == capacity) {
-            capacity *= 2;
-            char **bigger = realloc(pages, capacity * sizeof(*pages));
-            if (!bigger)
+            char **bigger = realloc(pages, 2 * capacity * sizeof(*pages));
+            out_of_memory = !bigger;
+            if (out_of_memory)
                 break;
             pages = bigger;
+            capacity *= 2;
         }
         pages[count] = strdup(word);
-        if (!pages[count])
-            break;
-        count++;
+        out_of_memory = !pages[count];
+        if (!out_of_memory)
+            count++;
     }
     fclose(file);
-    if (!pages) {
+    if (out_of_memory) {
         fprintf(stderr, "zipf: out of memory reading '%s'\n", path);
+        if (pages)
+            free_pages(pages, count);
         return -1;
     }
     *pages_out = pages;
     return (long)count;
+}
+
+/* Writes the list: `lines` URLs over the first `sample` pages of the shuffled list, Zipf(s)
+ * distributed; returns the exit status. */
+static int write_list(char **pages, size_t page_count, const char *pages_path,
+                      const char *out_path, const char *prefix, double s, size_t sample,
+                      unsigned long total, uint64_t seed)
+{
+    if (page_count == 0) {
+        fprintf(stderr, "zipf: page list '%s' has no pages\n", pages_path);
+        return 1;
+    }
+    zipf_shuffle((void **)pages, page_count, seed);
+    size_t n = sample < page_count ? sample : page_count;
+    unsigned long *counts = calloc(n, sizeof(*counts));
+    if (!counts || zipf_counts(s, n, total, counts) != 0) {
+        fprintf(stderr, "zipf: out of memory\n");
+        free(counts);
+        return 1;
+    }
+    FILE *out = stdout;
+    if (out_path && !(out = fopen(out_path, "w"))) {
+        fprintf(stderr, "zipf: cannot write '%s': %s\n", out_path, strerror(errno));
+        free(counts);
+        return 1;
+    }
+    size_t distinct = 0;
+    unsigned long top10 = 0;
+    for (size_t k = 0; k < n; k++) {
+        for (unsigned long c = 0; c < counts[k]; c++)
+            fprintf(out, "%s%s\n", prefix, pages[k]);
+        distinct += counts[k] > 0;
+        if (k < 10)
+            top10 += counts[k];
+    }
+    int status = 0;
+    if (out != stdout && fclose(out) != 0) {
+        fprintf(stderr, "zipf: writing '%s' failed: %s\n", out_path, strerror(errno));
+        status = 1;
+    } else {
+        fprintf(stderr, "zipf: s=%g: %lu lines over %zu distinct of %zu sampled pages (of %zu); "
+                "top page %.1f %%, top-10 %.1f %%\n", s, total, distinct, n, page_count,
+                100.0 * counts[0] / total, 100.0 * top10 / total);
+    }
+    free(counts);
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -122,39 +180,8 @@ int main(int argc, char **argv)
     long page_count = read_pages(pages_path, &pages);
     if (page_count < 0)
         return 1;
-    if (page_count == 0) {
-        fprintf(stderr, "zipf: page list '%s' has no pages\n", pages_path);
-        return 1;
-    }
-    zipf_shuffle((void **)pages, (size_t)page_count, (uint64_t)seed);
-    size_t n = (size_t)sample < (size_t)page_count ? (size_t)sample : (size_t)page_count;
-    unsigned long total = (unsigned long)lines;
-    unsigned long *counts = calloc(n, sizeof(*counts));
-    if (!counts || zipf_counts(s, n, total, counts) != 0) {
-        fprintf(stderr, "zipf: out of memory\n");
-        return 1;
-    }
-
-    FILE *out = stdout;
-    if (out_path && !(out = fopen(out_path, "w"))) {
-        fprintf(stderr, "zipf: cannot write '%s': %s\n", out_path, strerror(errno));
-        return 1;
-    }
-    size_t distinct = 0;
-    unsigned long top10 = 0;
-    for (size_t k = 0; k < n; k++) {
-        for (unsigned long c = 0; c < counts[k]; c++)
-            fprintf(out, "%s%s\n", prefix, pages[k]);
-        distinct += counts[k] > 0;
-        if (k < 10)
-            top10 += counts[k];
-    }
-    if (out != stdout && fclose(out) != 0) {
-        fprintf(stderr, "zipf: writing '%s' failed: %s\n", out_path, strerror(errno));
-        return 1;
-    }
-    fprintf(stderr, "zipf: s=%g: %lu lines over %zu distinct of %zu sampled pages (of %ld); "
-            "top page %.1f %%, top-10 %.1f %%\n", s, total, distinct, n, page_count,
-            100.0 * counts[0] / total, 100.0 * top10 / total);
-    return 0;
+    int status = write_list(pages, (size_t)page_count, pages_path, out_path, prefix, s,
+                            (size_t)sample, (unsigned long)lines, (uint64_t)seed);
+    free_pages(pages, (size_t)page_count);
+    return status;
 }

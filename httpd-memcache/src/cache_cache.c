@@ -22,13 +22,13 @@ struct cache_cache {
     cache_pqueue_t *queue;
 };
 
-TM_SAFE static cache_entry_meta_t *meta_of(const cache_cache_t *cache, void *entry)
+LIBTM_SAFE static cache_entry_meta_t *meta_of(const cache_cache_t *cache, void *entry)
 {
     return (cache_entry_meta_t *)((char *)entry + cache->ops->meta_offset);
 }
 
 /* The entry around a queue node (the node is the first member of the meta). */
-TM_SAFE static void *entry_of(const cache_cache_t *cache, cache_pqueue_node_t *node)
+LIBTM_SAFE static void *entry_of(const cache_cache_t *cache, cache_pqueue_node_t *node)
 {
     return node ? (char *)node - cache->ops->meta_offset : NULL;
 }
@@ -67,7 +67,7 @@ void cache_cache_destroy(cache_cache_t *cache)
 }
 
 /* Priority of an entry under the cache's policy; larger means evicted sooner. */
-TM_SAFE static cache_pqueue_priority_t policy_priority(cache_cache_t *cache, const cache_entry_meta_t *meta)
+LIBTM_SAFE static cache_pqueue_priority_t policy_priority(cache_cache_t *cache, const cache_entry_meta_t *meta)
 {
     if (cache->policy == CACHE_POLICY_LRU)
         return -(cache_pqueue_priority_t)(++cache->use_tick);
@@ -77,13 +77,13 @@ TM_SAFE static cache_pqueue_priority_t policy_priority(cache_cache_t *cache, con
     return cache->clock - benefit;
 }
 
-TM_SAFE void *cache_cache_find(cache_cache_t *cache, const cache_key_t *key)
+LIBTM_SAFE void *cache_cache_find(cache_cache_t *cache, const cache_key_t *key)
 {
     return cache_hash_get(cache->table, key);
 }
 
 /* Takes the victim out of both structures, ages the clock and returns it. */
-TM_SAFE static void *evict_one(cache_cache_t *cache)
+LIBTM_SAFE static void *evict_one(cache_cache_t *cache)
 {
     cache_pqueue_node_t *node = cache_pqueue_pop(cache->queue);
     if (!node)
@@ -97,7 +97,7 @@ TM_SAFE static void *evict_one(cache_cache_t *cache)
     return entry_of(cache, node);
 }
 
-TM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *entry)
+LIBTM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *entry)
 {
     size_t size = cache->ops->size(entry);
     if (size > cache->max_bytes)
@@ -127,14 +127,14 @@ TM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *ent
     return CACHE_INSERT_OK;
 }
 
-TM_SAFE void cache_cache_update(cache_cache_t *cache, void *entry)
+LIBTM_SAFE void cache_cache_update(cache_cache_t *cache, void *entry)
 {
     cache_entry_meta_t *meta = meta_of(cache, entry);
     meta->frequency++;
     cache_pqueue_change_priority(cache->queue, &meta->node, policy_priority(cache, meta));
 }
 
-TM_SAFE int cache_cache_remove(cache_cache_t *cache, void *entry)
+LIBTM_SAFE int cache_cache_remove(cache_cache_t *cache, void *entry)
 {
     cache_entry_meta_t *meta = meta_of(cache, entry);
     if (meta->node.position == 0 || cache_hash_get(cache->table, meta->key) != entry)
@@ -145,7 +145,7 @@ TM_SAFE int cache_cache_remove(cache_cache_t *cache, void *entry)
     return 1;
 }
 
-TM_SAFE void *cache_cache_pop(cache_cache_t *cache)
+LIBTM_SAFE void *cache_cache_pop(cache_cache_t *cache)
 {
     cache_pqueue_node_t *node = cache_pqueue_pop(cache->queue);
     if (!node)
@@ -156,17 +156,17 @@ TM_SAFE void *cache_cache_pop(cache_cache_t *cache)
     return entry_of(cache, node);
 }
 
-TM_SAFE size_t cache_cache_count(const cache_cache_t *cache)
+LIBTM_SAFE size_t cache_cache_count(const cache_cache_t *cache)
 {
     return cache_pqueue_size(cache->queue);
 }
 
-TM_SAFE size_t cache_cache_bytes(const cache_cache_t *cache)
+LIBTM_SAFE size_t cache_cache_bytes(const cache_cache_t *cache)
 {
     return cache->bytes;
 }
 
-TM_SAFE unsigned long long cache_cache_evictions(const cache_cache_t *cache)
+LIBTM_SAFE unsigned long long cache_cache_evictions(const cache_cache_t *cache)
 {
     return cache->evictions;
 }

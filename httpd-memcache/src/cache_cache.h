@@ -29,10 +29,10 @@ typedef struct cache_entry_meta {
 typedef struct cache_entry_ops {
     size_t meta_offset; /* offsetof(entry type, its cache_entry_meta_t member) */
     /* Called at insert only. */
-    const cache_key_t *(*key)(void *entry) TM_SAFE;
-    size_t (*size)(void *entry) TM_SAFE;
+    const cache_key_t *(*key)(void *entry) LIBTM_SAFE;
+    size_t (*size)(void *entry) LIBTM_SAFE;
     /* The cache dropped its reference (eviction or cache_cache_destroy). */
-    void (*release)(void *entry) TM_SAFE;
+    void (*release)(void *entry) LIBTM_SAFE;
 } cache_entry_ops_t;
 
 typedef struct cache_cache cache_cache_t;
@@ -49,21 +49,21 @@ cache_cache_t *cache_cache_create(size_t max_entries, size_t max_bytes, cache_po
 /* Drops every entry (release callback) and frees the structures. */
 void cache_cache_destroy(cache_cache_t *cache);
 
-TM_SAFE void *cache_cache_find(cache_cache_t *cache, const cache_key_t *key);
+LIBTM_SAFE void *cache_cache_find(cache_cache_t *cache, const cache_key_t *key);
 /* Inserts entry (whose key must not be present) with its current key and size, evicting
  * entries by policy until the count and byte limits allow it; each evicted entry is passed
  * to release. */
-TM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *entry);
+LIBTM_SAFE cache_insert_result_t cache_cache_insert(cache_cache_t *cache, void *entry);
 /* Records a hit on entry: raises its frequency/recency and re-sorts it. */
-TM_SAFE void cache_cache_update(cache_cache_t *cache, void *entry);
+LIBTM_SAFE void cache_cache_update(cache_cache_t *cache, void *entry);
 /* Removes entry if it is the one stored under its key; returns 1 if removed. Does not call
  * release: the caller now owns the cache's reference. */
-TM_SAFE int cache_cache_remove(cache_cache_t *cache, void *entry);
+LIBTM_SAFE int cache_cache_remove(cache_cache_t *cache, void *entry);
 /* Removes and returns the next eviction victim (NULL if empty); caller owns the reference. */
-TM_SAFE void *cache_cache_pop(cache_cache_t *cache);
+LIBTM_SAFE void *cache_cache_pop(cache_cache_t *cache);
 
-TM_SAFE size_t cache_cache_count(const cache_cache_t *cache);
-TM_SAFE size_t cache_cache_bytes(const cache_cache_t *cache);
-TM_SAFE unsigned long long cache_cache_evictions(const cache_cache_t *cache);
+LIBTM_SAFE size_t cache_cache_count(const cache_cache_t *cache);
+LIBTM_SAFE size_t cache_cache_bytes(const cache_cache_t *cache);
+LIBTM_SAFE unsigned long long cache_cache_evictions(const cache_cache_t *cache);
 
 #endif

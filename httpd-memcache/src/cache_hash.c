@@ -68,13 +68,13 @@ void cache_key_init(cache_key_t *key, const char *text)
  * are immutable while reachable. The caller's key is private; a stored key is written
  * before its node is published and freed only after its entry left the table and every
  * transaction that could still see it has ended (commit actions run after quiescence). */
-TM_PURE static int same_bytes(const char *a, const char *b, size_t length)
+LIBTM_PURE static int same_bytes(const char *a, const char *b, size_t length)
 {
     return memcmp(a, b, length) == 0;
 }
 
 /* Address of the link that points at key's node (or at NULL where it would be appended). */
-TM_SAFE static cache_hash_node_t **find_link(const cache_hash_t *table, const cache_key_t *key)
+LIBTM_SAFE static cache_hash_node_t **find_link(const cache_hash_t *table, const cache_key_t *key)
 {
     cache_hash_node_t **link = &table->buckets[key->hash % table->bucket_count];
     while (*link) {
@@ -87,13 +87,13 @@ TM_SAFE static cache_hash_node_t **find_link(const cache_hash_t *table, const ca
     return link;
 }
 
-TM_SAFE void *cache_hash_get(const cache_hash_t *table, const cache_key_t *key)
+LIBTM_SAFE void *cache_hash_get(const cache_hash_t *table, const cache_key_t *key)
 {
     cache_hash_node_t **link = find_link(table, key);
     return *link ? (*link)->value : NULL;
 }
 
-TM_SAFE void *cache_hash_put(cache_hash_t *table, const cache_key_t *key, void *value, int *out_of_memory)
+LIBTM_SAFE void *cache_hash_put(cache_hash_t *table, const cache_key_t *key, void *value, int *out_of_memory)
 {
     cache_hash_node_t **link = find_link(table, key);
     *out_of_memory = 0;
@@ -116,7 +116,7 @@ TM_SAFE void *cache_hash_put(cache_hash_t *table, const cache_key_t *key, void *
     return NULL;
 }
 
-TM_SAFE void *cache_hash_remove(cache_hash_t *table, const cache_key_t *key)
+LIBTM_SAFE void *cache_hash_remove(cache_hash_t *table, const cache_key_t *key)
 {
     cache_hash_node_t **link = find_link(table, key);
     cache_hash_node_t *node = *link;
@@ -129,7 +129,7 @@ TM_SAFE void *cache_hash_remove(cache_hash_t *table, const cache_key_t *key)
     return value;
 }
 
-TM_SAFE size_t cache_hash_count(const cache_hash_t *table)
+LIBTM_SAFE size_t cache_hash_count(const cache_hash_t *table)
 {
     return table->count;
 }

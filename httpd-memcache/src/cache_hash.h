@@ -7,7 +7,7 @@
 #ifndef MEMCACHE_CACHE_HASH_H
 #define MEMCACHE_CACHE_HASH_H
 
-#include "tm_safe.h"
+#include <libtm.h>
 
 typedef struct cache_key {
     const char *text;
@@ -26,12 +26,12 @@ cache_hash_t *cache_hash_create(size_t bucket_count);
 void cache_hash_destroy(cache_hash_t *table);
 
 /* Value stored under key, or NULL. */
-TM_SAFE void *cache_hash_get(const cache_hash_t *table, const cache_key_t *key);
+LIBTM_SAFE void *cache_hash_get(const cache_hash_t *table, const cache_key_t *key);
 /* Stores value under key, replacing an existing value. Returns the previous value (NULL if
  * none); *out_of_memory is set to 1 when a new node could not be allocated. */
-TM_SAFE void *cache_hash_put(cache_hash_t *table, const cache_key_t *key, void *value, int *out_of_memory);
+LIBTM_SAFE void *cache_hash_put(cache_hash_t *table, const cache_key_t *key, void *value, int *out_of_memory);
 /* Removes key; returns its value or NULL if absent. */
-TM_SAFE void *cache_hash_remove(cache_hash_t *table, const cache_key_t *key);
-TM_SAFE size_t cache_hash_count(const cache_hash_t *table);
+LIBTM_SAFE void *cache_hash_remove(cache_hash_t *table, const cache_key_t *key);
+LIBTM_SAFE size_t cache_hash_count(const cache_hash_t *table);
 
 #endif

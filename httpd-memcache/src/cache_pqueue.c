@@ -33,19 +33,19 @@ void cache_pqueue_destroy(cache_pqueue_t *queue)
     free(queue);
 }
 
-TM_SAFE size_t cache_pqueue_size(const cache_pqueue_t *queue)
+LIBTM_SAFE size_t cache_pqueue_size(const cache_pqueue_t *queue)
 {
     return queue->size - 1;
 }
 
-TM_SAFE static void place(cache_pqueue_t *queue, size_t slot, cache_pqueue_node_t *node)
+LIBTM_SAFE static void place(cache_pqueue_t *queue, size_t slot, cache_pqueue_node_t *node)
 {
     queue->slots[slot] = node;
     node->position = slot;
 }
 
 /* Moves the node at slot towards the root while its priority beats its parent's. */
-TM_SAFE static void sift_up(cache_pqueue_t *queue, size_t slot)
+LIBTM_SAFE static void sift_up(cache_pqueue_t *queue, size_t slot)
 {
     cache_pqueue_node_t *moving = queue->slots[slot];
     cache_pqueue_priority_t priority = moving->priority;
@@ -60,7 +60,7 @@ TM_SAFE static void sift_up(cache_pqueue_t *queue, size_t slot)
 }
 
 /* Moves the node at slot towards the leaves while a child has a larger priority. */
-TM_SAFE static void sift_down(cache_pqueue_t *queue, size_t slot)
+LIBTM_SAFE static void sift_down(cache_pqueue_t *queue, size_t slot)
 {
     cache_pqueue_node_t *moving = queue->slots[slot];
     cache_pqueue_priority_t priority = moving->priority;
@@ -78,7 +78,7 @@ TM_SAFE static void sift_down(cache_pqueue_t *queue, size_t slot)
     place(queue, slot, moving);
 }
 
-TM_SAFE int cache_pqueue_insert(cache_pqueue_t *queue, cache_pqueue_node_t *node)
+LIBTM_SAFE int cache_pqueue_insert(cache_pqueue_t *queue, cache_pqueue_node_t *node)
 {
     if (queue->size >= queue->capacity) {
         size_t capacity = queue->capacity * 2;
@@ -97,7 +97,7 @@ TM_SAFE int cache_pqueue_insert(cache_pqueue_t *queue, cache_pqueue_node_t *node
     return 0;
 }
 
-TM_SAFE void cache_pqueue_remove(cache_pqueue_t *queue, cache_pqueue_node_t *node)
+LIBTM_SAFE void cache_pqueue_remove(cache_pqueue_t *queue, cache_pqueue_node_t *node)
 {
     size_t slot = node->position;
     if (slot == 0 || slot >= queue->size || queue->slots[slot] != node)
@@ -114,7 +114,7 @@ TM_SAFE void cache_pqueue_remove(cache_pqueue_t *queue, cache_pqueue_node_t *nod
         sift_down(queue, slot);
 }
 
-TM_SAFE void cache_pqueue_change_priority(cache_pqueue_t *queue, cache_pqueue_node_t *node,
+LIBTM_SAFE void cache_pqueue_change_priority(cache_pqueue_t *queue, cache_pqueue_node_t *node,
                                           cache_pqueue_priority_t priority)
 {
     cache_pqueue_priority_t old = node->priority;
@@ -128,12 +128,12 @@ TM_SAFE void cache_pqueue_change_priority(cache_pqueue_t *queue, cache_pqueue_no
         sift_down(queue, slot);
 }
 
-TM_SAFE cache_pqueue_node_t *cache_pqueue_peek(const cache_pqueue_t *queue)
+LIBTM_SAFE cache_pqueue_node_t *cache_pqueue_peek(const cache_pqueue_t *queue)
 {
     return queue->size > 1 ? queue->slots[1] : NULL;
 }
 
-TM_SAFE cache_pqueue_node_t *cache_pqueue_pop(cache_pqueue_t *queue)
+LIBTM_SAFE cache_pqueue_node_t *cache_pqueue_pop(cache_pqueue_t *queue)
 {
     cache_pqueue_node_t *head = cache_pqueue_peek(queue);
     if (head)

@@ -7,7 +7,7 @@
 #ifndef MEMCACHE_CACHE_PQUEUE_H
 #define MEMCACHE_CACHE_PQUEUE_H
 
-#include "tm_safe.h"
+#include <libtm.h>
 
 typedef long long cache_pqueue_priority_t;
 
@@ -22,16 +22,16 @@ typedef struct cache_pqueue cache_pqueue_t;
 cache_pqueue_t *cache_pqueue_create(size_t initial_capacity);
 void cache_pqueue_destroy(cache_pqueue_t *queue);
 
-TM_SAFE size_t cache_pqueue_size(const cache_pqueue_t *queue);
+LIBTM_SAFE size_t cache_pqueue_size(const cache_pqueue_t *queue);
 /* Adds node with its priority; returns 0, or -1 when the array could not grow. */
-TM_SAFE int cache_pqueue_insert(cache_pqueue_t *queue, cache_pqueue_node_t *node);
+LIBTM_SAFE int cache_pqueue_insert(cache_pqueue_t *queue, cache_pqueue_node_t *node);
 /* Removes node; nothing happens if it is not in the queue. */
-TM_SAFE void cache_pqueue_remove(cache_pqueue_t *queue, cache_pqueue_node_t *node);
+LIBTM_SAFE void cache_pqueue_remove(cache_pqueue_t *queue, cache_pqueue_node_t *node);
 /* Gives a queued node a new priority and re-sorts it. */
-TM_SAFE void cache_pqueue_change_priority(cache_pqueue_t *queue, cache_pqueue_node_t *node,
+LIBTM_SAFE void cache_pqueue_change_priority(cache_pqueue_t *queue, cache_pqueue_node_t *node,
                                           cache_pqueue_priority_t priority);
 /* Head (largest priority) or NULL; pop also removes it. */
-TM_SAFE cache_pqueue_node_t *cache_pqueue_peek(const cache_pqueue_t *queue);
-TM_SAFE cache_pqueue_node_t *cache_pqueue_pop(cache_pqueue_t *queue);
+LIBTM_SAFE cache_pqueue_node_t *cache_pqueue_peek(const cache_pqueue_t *queue);
+LIBTM_SAFE cache_pqueue_node_t *cache_pqueue_pop(cache_pqueue_t *queue);
 
 #endif

@@ -152,29 +152,68 @@ static const char *set_size(cmd_parms *cmd, void *unused, const char *arg)
     return mark_set(cmd, directive->bit, error);
 }
 
+/* The directives that take a word: each word and the value it selects, in one table per
+ * directive that its parser, its error message and the names in logs all read. */
+typedef struct word_value {
+    const char *word;
+    int value;
+} word_value_t;
+
 /* Unlike 2.2 (which tested strcasecmp backwards), the word selects the algorithm it names. */
+static const word_value_t policy_words[] = {
+    {"LRU", CACHE_POLICY_LRU}, {"GDSF", CACHE_POLICY_GDSF}, {NULL, 0}};
+static const word_value_t sync_words[] = {{"lock", 0}, {"tm", 1}, {NULL, 0}};
+
+/* Parses arg for directive cmd (any case); NULL on success, else the reason listing the words. */
+static const char *parse_word(cmd_parms *cmd, const char *arg, const word_value_t *words, int *out)
+{
+    for (const word_value_t *w = words; w->word; w++)
+        if (!strcasecmp(arg, w->word)) {
+            *out = w->value;
+            return NULL;
+        }
+    const char *choices = words[0].word; /* "A or B", "A, B or C" */
+    for (const word_value_t *w = words + 1; w->word; w++)
+        choices = apr_pstrcat(cmd->pool, choices, w[1].word ? ", " : " or ", w->word, NULL);
+    return apr_psprintf(cmd->pool, "%s: '%s' is not %s", cmd->cmd->name, arg, choices);
+}
+
+static const char *word_of(const word_value_t *words, int value)
+{
+    for (const word_value_t *w = words; w->word; w++)
+        if (w->value == value)
+            return w->word;
+    return "?";
+}
+
+const char *mem_config_policy_name(cache_policy_t policy)
+{
+    return word_of(policy_words, (int)policy);
+}
+
+const char *mem_config_sync_name(int use_tm)
+{
+    return word_of(sync_words, use_tm);
+}
+
 static const char *set_removal_algorithm(cmd_parms *cmd, void *unused, const char *arg)
 {
     (void)unused;
-    if (!strcasecmp(arg, "LRU"))
-        config_being_read(cmd)->policy = CACHE_POLICY_LRU;
-    else if (!strcasecmp(arg, "GDSF"))
-        config_being_read(cmd)->policy = CACHE_POLICY_GDSF;
-    else
-        return apr_psprintf(cmd->pool, "MCacheRemovalAlgorithm: '%s' is not LRU or GDSF", arg);
-    return mark_set(cmd, MEM_SET_POLICY, NULL);
+    int policy = 0;
+    const char *error = parse_word(cmd, arg, policy_words, &policy);
+    if (!error)
+        config_being_read(cmd)->policy = (cache_policy_t)policy;
+    return mark_set(cmd, MEM_SET_POLICY, error);
 }
 
 static const char *set_sync(cmd_parms *cmd, void *unused, const char *arg)
 {
     (void)unused;
-    if (!strcasecmp(arg, "lock"))
-        config_being_read(cmd)->use_tm = 0;
-    else if (!strcasecmp(arg, "tm"))
-        config_being_read(cmd)->use_tm = 1;
-    else
-        return apr_psprintf(cmd->pool, "MCacheSync: '%s' is not lock or tm", arg);
-    return mark_set(cmd, MEM_SET_SYNC, NULL);
+    int use_tm = 0;
+    const char *error = parse_word(cmd, arg, sync_words, &use_tm);
+    if (!error)
+        config_being_read(cmd)->use_tm = use_tm;
+    return mark_set(cmd, MEM_SET_SYNC, error);
 }
 
 /* RSRC_CONF: the main server and <VirtualHost>; httpd itself rejects them in <Directory>,

@@ -63,6 +63,9 @@ const char *mem_config_check(apr_pool_t *pool, const server_rec *server);
  * limited to MCacheMaxObjectSize. *limiting_directive names the directive that sets it. */
 apr_size_t mem_config_streaming_limit(const mem_cache_config_t *config,
                                       const char **limiting_directive);
+/* The words of MCacheRemovalAlgorithm and MCacheSync for a policy and a sync mode. */
+const char *mem_config_policy_name(cache_policy_t policy);
+const char *mem_config_sync_name(int use_tm);
 /* "the main server" or "<VirtualHost> NAME (FILE:LINE)", for messages. */
 const char *mem_config_server_name(apr_pool_t *pool, const server_rec *server);
 

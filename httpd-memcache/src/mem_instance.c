@@ -1,4 +1,6 @@
-/* Cache instances; see mem_instance.h. */
+/* Cache instances: one per cache of the configuration, described in post_config, started
+ * (mutex and cache) in each child, drained with the configuration pool; their snapshot for
+ * the status page; see mem_instance.h. */
 #include "mem_instance.h"
 #include "mem_object.h"
 
@@ -36,8 +38,8 @@ void mem_instances_describe(apr_pool_t *pool, server_rec *main_server)
     mem_instances = main_instance;
 }
 
-/* Empties the cache at child exit; entries still referenced by requests are left alone
- * (their last reference frees them). */
+/* Empties the cache when the configuration pool goes, after its requests: the cache's
+ * references are dropped, and an object still referenced elsewhere is freed by its last. */
 static apr_status_t drain(void *opaque)
 {
     mem_instance_t *instance = opaque;
@@ -53,8 +55,9 @@ static apr_status_t drain(void *opaque)
     return APR_SUCCESS;
 }
 
-const char *mem_instances_start(apr_pool_t *pool)
+const char *mem_instances_start(server_rec *main_server)
 {
+    apr_pool_t *pool = main_server->process->pconf;
     for (mem_instance_t *instance = mem_instances; instance; instance = instance->next) {
         if (!instance->sync.use_tm &&
             apr_thread_mutex_create(&instance->sync.lock, APR_THREAD_MUTEX_DEFAULT, pool) != APR_SUCCESS)
@@ -85,9 +88,4 @@ int mem_instance_snapshot(mem_instance_t *instance, mem_instance_snapshot_t *out
     for (int kind = 0; kind < MEM_COUNT_KINDS; kind++)
         out->counts[kind] = __atomic_load_n(&instance->counts[kind], __ATOMIC_RELAXED);
     return 0;
-}
-
-const char *mem_policy_name(cache_policy_t policy)
-{
-    return policy == CACHE_POLICY_LRU ? "LRU" : "GDSF";
 }

@@ -39,9 +39,13 @@ extern mem_instance_t *mem_instances;
 /* Gives every server its instance (a new one where it owns a cache, else the main
  * server's), allocated in pool; rebuilds mem_instances. */
 void mem_instances_describe(apr_pool_t *pool, server_rec *main_server);
-/* Child process: creates each instance's mutex (lock mode) and cache; caches are drained
- * when pool is destroyed. Returns NULL or a message naming what failed. */
-const char *mem_instances_start(apr_pool_t *pool);
+/* Child process (child_init): creates each instance's mutex (lock mode) and cache. Both
+ * live in the configuration pool (main_server->process->pconf) and the caches are drained
+ * when it is destroyed: the pools of connections and requests descend from it, not from the
+ * child's own pool, which a child destroys first when it exits; requests still sending a
+ * cached body at that moment drop their references afterwards. Returns NULL or a message
+ * naming what failed. */
+const char *mem_instances_start(server_rec *main_server);
 
 static inline void mem_instance_count(mem_instance_t *instance, mem_count_kind_t kind)
 {
@@ -58,7 +62,5 @@ typedef struct mem_instance_snapshot {
 /* Consistent view of the cache (inside one critical section) plus the counters. Returns 0,
  * or -1 when this process has no cache for the instance. */
 int mem_instance_snapshot(mem_instance_t *instance, mem_instance_snapshot_t *out);
-
-const char *mem_policy_name(cache_policy_t policy);
 
 #endif

@@ -1,4 +1,6 @@
-/* See mem_object.h. */
+/* Cached objects: creation, release by reference count, destruction, and the head block
+ * (cache_info + flattened header tables) built at store_headers and unpacked at a hit; see
+ * mem_object.h. */
 #include "mem_object.h"
 
 #include <stddef.h>
@@ -41,7 +43,7 @@ void mem_object_destroy(void *opaque)
     free(object);
 }
 
-TM_SAFE void mem_object_release(mem_object_t *object)
+LIBTM_SAFE void mem_object_release(mem_object_t *object)
 {
     if (--object->refcount == 0)
         mem_sync_defer(object->sync, mem_object_destroy, object);
@@ -125,17 +127,17 @@ void mem_head_unpack(const mem_head_t *head, apr_pool_t *pool, apr_table_t **req
     unpack_table(rest, head->response_count, pool, response_headers);
 }
 
-TM_SAFE static const cache_key_t *object_key(void *entry)
+LIBTM_SAFE static const cache_key_t *object_key(void *entry)
 {
     return &((mem_object_t *)entry)->key;
 }
 
-TM_SAFE static size_t object_size(void *entry)
+LIBTM_SAFE static size_t object_size(void *entry)
 {
     return ((mem_object_t *)entry)->size;
 }
 
-TM_SAFE static void object_release(void *entry)
+LIBTM_SAFE static void object_release(void *entry)
 {
     mem_object_release(entry);
 }

@@ -49,7 +49,7 @@ mem_object_t *mem_object_create(const char *key, size_t capacity, const mem_sync
 /* Frees everything (not transaction-safe: called after commit or under the lock). */
 void mem_object_destroy(void *object);
 /* Drops one reference; the last one schedules mem_object_destroy. */
-TM_SAFE void mem_object_release(mem_object_t *object);
+LIBTM_SAFE void mem_object_release(mem_object_t *object);
 
 /* Copies info and flattens the two tables (either may be NULL) into a malloc'ed block; NULL
  * if out of memory. */

@@ -1,9 +1,11 @@
 /* The ten callbacks of the mod_cache storage provider "mem". Every access to shared state
  * (the cache index, reference counts, the complete flag, which head block an object
- * publishes) happens inside MEM_CRITICAL sections; the critical sections themselves are the
- * transaction_safe functions named *_locked below. What is immutable once published (the
- * body of a complete object, a head block, a key) is read outside them. A request's private
- * view of an object is a mem_request_t, reached through cache_object_t.vobj. */
+ * publishes) happens inside MEM_CRITICAL sections, whose bodies are the transaction_safe
+ * functions named *_in_section below (under the cache's mutex in lock mode, a transaction in
+ * tm mode). What is immutable once published (the body of a complete object, a head block, a
+ * key) is read outside them. A request's private view of an object is a mem_request_t,
+ * reached through cache_object_t.vobj. */
+#include "mem_provider.h"
 #include "mem_config.h"
 #include "mem_instance.h"
 #include "mem_object.h"
@@ -62,11 +64,12 @@ static mem_request_t *new_request(request_rec *r, mem_instance_t *instance)
     return request;
 }
 
-/* ---- critical sections (transaction_safe) ---- */
+/* ---- bodies of critical sections (transaction_safe; run by MEM_CRITICAL) ---- */
 
 /* Indexes a new, incomplete object unless its key is already taken (someone else is storing
  * or has stored it), so concurrent misses never replace each other's entries. */
-TM_SAFE static publish_result_t publish_new_locked(cache_cache_t *cache, mem_object_t *object)
+LIBTM_SAFE static publish_result_t publish_new_in_section(cache_cache_t *cache,
+                                                         mem_object_t *object)
 {
     if (cache_cache_find(cache, &object->key))
         return PUBLISH_KEY_TAKEN;
@@ -77,18 +80,18 @@ TM_SAFE static publish_result_t publish_new_locked(cache_cache_t *cache, mem_obj
 }
 
 /* Drops the cache's reference if object is still the one indexed under its key. */
-TM_SAFE static void unindex_locked(cache_cache_t *cache, mem_object_t *object)
+LIBTM_SAFE static void unindex_in_section(cache_cache_t *cache, mem_object_t *object)
 {
     if (cache_cache_remove(cache, object))
         mem_object_release(object);
 }
 
 /* Drops whatever object is indexed under key; returns 1 if there was one. */
-TM_SAFE static int unindex_key_locked(cache_cache_t *cache, const cache_key_t *key)
+LIBTM_SAFE static int unindex_key_in_section(cache_cache_t *cache, const cache_key_t *key)
 {
     mem_object_t *object = cache_cache_find(cache, key);
     if (object)
-        unindex_locked(cache, object);
+        unindex_in_section(cache, object);
     return object != NULL;
 }
 
@@ -96,8 +99,8 @@ TM_SAFE static int unindex_key_locked(cache_cache_t *cache, const cache_key_t *k
  * block itself is immutable and read after the section). The request's cleanup that drops
  * the reference is registered before (a pool is not transaction-safe), and does nothing
  * when request->object stays NULL. */
-TM_SAFE static open_result_t open_locked(cache_cache_t *cache, const cache_key_t *key,
-                                         mem_request_t *request)
+LIBTM_SAFE static open_result_t open_in_section(cache_cache_t *cache, const cache_key_t *key,
+                                                mem_request_t *request)
 {
     mem_object_t *object = cache_cache_find(cache, key);
     if (!object || !object->complete)
@@ -112,7 +115,7 @@ TM_SAFE static open_result_t open_locked(cache_cache_t *cache, const cache_key_t
 /* Completion of a stored body: makes the object visible. A streamed object is re-indexed
  * so the cache charges its real size (which may evict others). Returns whether the object
  * is now cached and complete. */
-TM_SAFE static int complete_locked(cache_cache_t *cache, mem_request_t *request)
+LIBTM_SAFE static int complete_in_section(cache_cache_t *cache, mem_request_t *request)
 {
     mem_object_t *object = request->object;
     mem_object_t *indexed = cache_cache_find(cache, &object->key);
@@ -143,7 +146,7 @@ TM_SAFE static int complete_locked(cache_cache_t *cache, mem_request_t *request)
 
 /* A 304 revalidation refreshed the headers: publish the new head; the old block stays
  * readable by requests that still use it until the object dies. */
-TM_SAFE static void refresh_head_locked(mem_request_t *request)
+LIBTM_SAFE static void refresh_head_in_section(mem_request_t *request)
 {
     mem_object_t *object = request->object;
     mem_head_t *old = object->head;
@@ -155,17 +158,17 @@ TM_SAFE static void refresh_head_locked(mem_request_t *request)
     object->invalidated = 0;
 }
 
-TM_SAFE static void invalidate_locked(mem_object_t *object)
+LIBTM_SAFE static void invalidate_in_section(mem_object_t *object)
 {
     object->invalidated = 1;
 }
 
 /* End of a request that referenced an object: an object left incomplete is dropped from
  * the index, then this request's reference goes. */
-TM_SAFE static void request_done_locked(cache_cache_t *cache, mem_object_t *object)
+LIBTM_SAFE static void request_done_in_section(cache_cache_t *cache, mem_object_t *object)
 {
     if (!object->complete)
-        unindex_locked(cache, object);
+        unindex_in_section(cache, object);
     mem_object_release(object);
 }
 
@@ -179,7 +182,8 @@ static apr_status_t release_request_reference(void *opaque)
     request->pending_head = NULL;
     if (!object)
         return APR_SUCCESS; /* a lookup that missed */
-    MEM_CRITICAL(&request->instance->sync, request_done_locked(request->instance->cache, object));
+    mem_instance_t *instance = request->instance;
+    MEM_CRITICAL(&instance->sync, request_done_in_section(instance->cache, object));
     return APR_SUCCESS;
 }
 
@@ -200,7 +204,7 @@ static apr_status_t store_failed(request_rec *r, mem_request_t *request, const c
                   object->key.text, why);
     request->failed = 1;
     mem_instance_count(instance, MEM_COUNT_NOT_STORED);
-    MEM_CRITICAL(&instance->sync, unindex_locked(instance->cache, object));
+    MEM_CRITICAL(&instance->sync, unindex_in_section(instance->cache, object));
     return APR_EGENERAL;
 }
 
@@ -255,7 +259,7 @@ static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key,
     object->size = length < 0 ? 0 : (size_t)length;
 
     publish_result_t result;
-    MEM_CRITICAL(&instance->sync, result = publish_new_locked(instance->cache, object));
+    MEM_CRITICAL(&instance->sync, result = publish_new_in_section(instance->cache, object));
     if (result != PUBLISH_OK) {
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s", key,
                       result == PUBLISH_KEY_TAKEN ? "another request is storing it"
@@ -283,7 +287,7 @@ static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
     cache_key_t lookup;
     cache_key_init(&lookup, key);
     open_result_t found;
-    MEM_CRITICAL(&instance->sync, found = open_locked(instance->cache, &lookup, request));
+    MEM_CRITICAL(&instance->sync, found = open_in_section(instance->cache, &lookup, request));
     if (found == OPEN_MISS) {
         mem_instance_count(instance, MEM_COUNT_MISSES);
         return DECLINED;
@@ -435,14 +439,14 @@ static apr_status_t mem_commit_entity(cache_handle_t *h, request_rec *r)
     mem_request_t *request = h->cache_obj->vobj;
     mem_instance_t *instance = request->instance;
     if (request->pending_head) {
-        MEM_CRITICAL(&instance->sync, refresh_head_locked(request));
+        MEM_CRITICAL(&instance->sync, refresh_head_in_section(request));
         request->pending_head = NULL; /* now owned by the object */
         return APR_SUCCESS;
     }
     if (!request->creator || request->failed || !request->body_done)
         return APR_SUCCESS;
     int cached;
-    MEM_CRITICAL(&instance->sync, cached = complete_locked(instance->cache, request));
+    MEM_CRITICAL(&instance->sync, cached = complete_in_section(instance->cache, request));
     mem_instance_count(instance, cached ? MEM_COUNT_STORED : MEM_COUNT_NOT_STORED);
     if (cached)
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: stored %s (%" APR_SIZE_T_FMT
@@ -458,14 +462,15 @@ static apr_status_t mem_invalidate_entity(cache_handle_t *h, request_rec *r)
 {
     (void)r;
     mem_request_t *request = h->cache_obj->vobj;
-    MEM_CRITICAL(&request->instance->sync, invalidate_locked(request->object));
+    MEM_CRITICAL(&request->instance->sync, invalidate_in_section(request->object));
     return APR_SUCCESS;
 }
 
 static int mem_remove_entity(cache_handle_t *h)
 {
     mem_request_t *request = h->cache_obj->vobj;
-    MEM_CRITICAL(&request->instance->sync, unindex_locked(request->instance->cache, request->object));
+    mem_instance_t *instance = request->instance;
+    MEM_CRITICAL(&instance->sync, unindex_in_section(instance->cache, request->object));
     return OK;
 }
 
@@ -479,7 +484,7 @@ static int mem_remove_url(cache_handle_t *h, request_rec *r)
     cache_key_t key;
     cache_key_init(&key, h->cache_obj->key);
     int removed;
-    MEM_CRITICAL(&instance->sync, removed = unindex_key_locked(instance->cache, &key));
+    MEM_CRITICAL(&instance->sync, removed = unindex_key_in_section(instance->cache, &key));
     if (removed)
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: removed %s", key.text);
     return OK;

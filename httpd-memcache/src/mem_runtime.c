@@ -1,9 +1,10 @@
-/* See mem_runtime.h. */
+/* Which libitm.so.1 the loader chose (dladdr), whether it is libtm (dlsym: GCC's libitm has
+ * no libtm entries, so nothing here may link against them), libtm's counters, and the
+ * ITM_DEFAULT_METHOD rule for GCC's runtime; see mem_runtime.h. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT (apxs already defines it) */
 #endif
 #include "mem_runtime.h"
-#include "itm_abi.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -11,8 +12,9 @@
 
 #include <apr_strings.h>
 
-typedef void (*totals_read_fn)(mem_tm_totals_t *totals, size_t size);
-typedef void (*totals_get_fn)(mem_tm_totals_t *totals);
+/* Looked up at run time: GCC's libitm has neither, and the module must load on it too. */
+typedef void (*totals_read_fn)(struct libtm_totals *totals, size_t size);
+typedef void (*totals_get_fn)(struct libtm_totals *totals);
 
 void mem_runtime_identify(mem_runtime_t *out)
 {
@@ -24,7 +26,7 @@ void mem_runtime_identify(mem_runtime_t *out)
                     dlsym(RTLD_DEFAULT, "libtm_get_totals") != NULL;
 }
 
-int mem_runtime_totals(mem_tm_totals_t *out)
+int mem_runtime_totals(struct libtm_totals *out)
 {
     memset(out, 0, sizeof(*out));
     totals_read_fn read_totals = (totals_read_fn)dlsym(RTLD_DEFAULT, "libtm_totals_read");

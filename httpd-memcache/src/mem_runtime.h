@@ -5,21 +5,9 @@
 #ifndef MEMCACHE_MEM_RUNTIME_H
 #define MEMCACHE_MEM_RUNTIME_H
 
-#include <apr_pools.h>
-#include <stdint.h>
+#include <libtm.h>
 
-/* Mirrors struct libtm_totals of libtm.h; libtm_totals_read copies at most sizeof bytes,
- * so an older or newer libtm is read safely. */
-typedef struct mem_tm_totals {
-    uint64_t commits;
-    uint64_t aborts;
-    uint64_t conflict_aborts;
-    uint64_t user_aborts;
-    uint64_t irrevocable;
-    uint64_t serial;
-    uint64_t htm_commits;
-    uint64_t htm_aborts;
-} mem_tm_totals_t;
+#include <apr_pools.h>
 
 typedef struct mem_runtime {
     const char *path;  /* file of the loaded libitm.so.1 ("unknown" if dladdr cannot tell) */
@@ -28,8 +16,9 @@ typedef struct mem_runtime {
 
 /* Identifies the runtime loaded into this process. */
 void mem_runtime_identify(mem_runtime_t *out);
-/* Process-wide transaction counters from libtm; returns 0, or -1 when the runtime is not libtm. */
-int mem_runtime_totals(mem_tm_totals_t *out);
+/* Process-wide transaction counters from libtm (zero where an older libtm has none); returns
+ * 0, or -1 when the runtime is not libtm. */
+int mem_runtime_totals(struct libtm_totals *out);
 
 /* For tm mode on a runtime that is not libtm (GCC's libitm): GCC 12's default method loses
  * commit actions under concurrency, which the module relies on. Sets ITM_DEFAULT_METHOD=ml_wt

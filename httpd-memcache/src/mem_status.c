@@ -3,6 +3,7 @@
  * for tm mode the TM runtime's transaction counters. Caches live in each child process, so
  * the numbers are those of the child that serves the status request (its pid is shown). */
 #include "mem_status.h"
+#include "mem_config.h"
 #include "mem_instance.h"
 #include "mem_runtime.h"
 
@@ -22,7 +23,7 @@ static void report_instance_short(request_rec *r, const char *prefix, mem_instan
                                   const mem_instance_snapshot_t *s)
 {
     ap_rprintf(r, "%sName: %s\n", prefix, instance->name);
-    ap_rprintf(r, "%sSync: %s\n", prefix, instance->sync.use_tm ? "tm" : "lock");
+    ap_rprintf(r, "%sSync: %s\n", prefix, mem_config_sync_name(instance->sync.use_tm));
     ap_rprintf(r, "%sEntries: %" APR_SIZE_T_FMT "\n", prefix, s->entries);
     ap_rprintf(r, "%sMaxEntries: %" APR_SIZE_T_FMT "\n", prefix, instance->max_object_count);
     ap_rprintf(r, "%sBytes: %" APR_SIZE_T_FMT "\n", prefix, s->bytes);
@@ -39,8 +40,8 @@ static void report_instance_html(request_rec *r, mem_instance_t *instance,
 {
     apr_uint64_t hits = s->counts[MEM_COUNT_HITS], misses = s->counts[MEM_COUNT_MISSES];
     ap_rprintf(r, "<dt>Cache of %s: MCacheSync %s, %s removal</dt>\n",
-               ap_escape_html(r->pool, instance->name), instance->sync.use_tm ? "tm" : "lock",
-               mem_policy_name(instance->policy));
+               ap_escape_html(r->pool, instance->name),
+               mem_config_sync_name(instance->sync.use_tm), mem_config_policy_name(instance->policy));
     ap_rprintf(r, "<dt>Objects: %" APR_SIZE_T_FMT " of at most %" APR_SIZE_T_FMT "</dt>\n",
                s->entries, instance->max_object_count);
     ap_rprintf(r, "<dt>Bytes: %" APR_SIZE_T_FMT " of %" APR_SIZE_T_FMT " (%.1f %%)</dt>\n",
@@ -55,7 +56,7 @@ static void report_instance_html(request_rec *r, mem_instance_t *instance,
 static void report_transactions(request_rec *r, int short_report)
 {
     mem_runtime_t runtime;
-    mem_tm_totals_t t;
+    struct libtm_totals t;
     mem_runtime_identify(&runtime);
     if (mem_runtime_totals(&t) != 0) {
         if (short_report)

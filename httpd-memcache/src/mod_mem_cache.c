@@ -3,6 +3,7 @@
  * start-up and its mod_status section. The provider's callbacks live in mem_provider.c. */
 #include "mem_config.h"
 #include "mem_instance.h"
+#include "mem_provider.h"
 #include "mem_runtime.h"
 #include "mem_status.h"
 
@@ -14,8 +15,6 @@
 #include <apr_strings.h>
 
 APLOG_USE_MODULE(mem_cache);
-
-extern const cache_provider mem_cache_provider;
 
 /* The cross-directive checks of every server, and what tm mode needs from the runtime.
  * Returns NULL or the reason start-up must stop. */
@@ -59,7 +58,7 @@ static void log_start_up(server_rec *server, apr_pool_t *pool, const char *runti
                                          APR_SIZE_T_FMT " objects, %s", instance->name,
                                          instance->max_cache_bytes / 1024,
                                          instance->max_object_count,
-                                         mem_policy_name(instance->policy));
+                                         mem_config_policy_name(instance->policy));
         if (!instance->sync.use_tm)
             ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, server, "mod_mem_cache: %s, MCacheSync lock "
                          "(TM runtime loaded but unused: %s)", cache, runtime.path);
@@ -91,7 +90,8 @@ static int post_config(apr_pool_t *pool, apr_pool_t *plog, apr_pool_t *ptemp, se
 
 static void child_init(apr_pool_t *pool, server_rec *server)
 {
-    const char *error = mem_instances_start(pool);
+    (void)pool; /* the caches outlive it: see mem_instances_start */
+    const char *error = mem_instances_start(server);
     if (error)
         ap_log_error(APLOG_MARK, APLOG_ERR, 0, server, "mod_mem_cache: %s", error);
 }

@@ -3,14 +3,12 @@
  * registered by a committed transaction runs exactly once, on the committing thread, and
  * none from aborted attempts. (GCC 12's libitm with its adaptive default method fails it:
  * a few actions in a thousand are lost; with ITM_DEFAULT_METHOD=ml_wt it passes.) */
+#include <libtm.h>
+
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef void (*commit_fn)(void *);
-extern void _ITM_addUserCommitAction(commit_fn, uint64_t, void *) __attribute__((transaction_pure));
 
 enum { THREADS = 4, ITERATIONS = 50000 };
 
@@ -33,7 +31,7 @@ __attribute__((noinline)) static void increment_with_action(void)
 {
     __transaction_atomic {
         shared_counter++;
-        _ITM_addUserCommitAction(count_action, 1, NULL);
+        _ITM_addUserCommitAction(count_action, LIBTM_NO_TRANSACTION_ID, NULL);
     }
 }
 

@@ -15,9 +15,9 @@ typedef struct entry {
     int released;
 } entry_t;
 
-TM_SAFE static const cache_key_t *entry_key(void *e) { return &((entry_t *)e)->key; }
-TM_SAFE static size_t entry_size(void *e) { return ((entry_t *)e)->size; }
-TM_SAFE static void entry_release(void *e) { ((entry_t *)e)->released++; }
+LIBTM_SAFE static const cache_key_t *entry_key(void *e) { return &((entry_t *)e)->key; }
+LIBTM_SAFE static size_t entry_size(void *e) { return ((entry_t *)e)->size; }
+LIBTM_SAFE static void entry_release(void *e) { ((entry_t *)e)->released++; }
 
 static const cache_entry_ops_t ops = {offsetof(entry_t, meta), entry_key, entry_size, entry_release};
 

@@ -1,6 +1,10 @@
 /* intset benchmark: threads run random lookups, inserts and removes on one shared integer set;
  * every operation is one atomic block. Afterwards the set is verified. */
 #include <getopt.h>
+#if defined(BENCH_SYNC_TM)
+#include <dlfcn.h>
+#include <libtm.h>
+#endif
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,17 +15,20 @@
 #include "bench_rng.h"
 #include "bench_sync.h"
 #include "intset.h"
+#include "size_counter.h"
 
 struct intset_options {
     enum intset_kind kind;
     unsigned long size;      /* 0 = the structure's default */
     unsigned long update;    /* percent of operations that insert or remove */
+    enum size_counter_mode size_counter;
     struct bench_run_options run;
 };
 
 /* One per thread, on its own cache lines so that counting does not cause false sharing. */
 struct intset_worker {
     struct intset *set;
+    struct size_counter *counter; /* NULL without --size-counter */
     long range;
     unsigned update;
     uint64_t rng;
@@ -40,6 +47,13 @@ static void usage(FILE *out, const char *program)
         "                    stable (default 4096, list 256)\n"
         "  --update PCT      percent of operations that update, half inserts, half removes\n"
         "                    (0..100, default 20)\n"
+        "  --size-counter M  inserts and removes also keep one shared count of the elements\n"
+        "                    (an insert takes it first, as an allocator takes a slot, and gives\n"
+        "                    it back if the key was there): the conflict hot spot of a size\n"
+        "                    field, updated flat (in the operation's transaction), closed (in a\n"
+        "                    nested one that may cancel) or open (libtm_open: committed at\n"
+        "                    once, compensated if the operation rolls back; libtm only);\n"
+        "                    default none\n"
         "  --threads N       worker threads (default 1%s)\n"
         "  --duration S      seconds to run (default 1)\n"
         "  --seed N          random seed (default 1)\n"
@@ -48,7 +62,8 @@ static void usage(FILE *out, const char *program)
         "\n"
         "Prints one parseable line:\n"
         "  structure=.. threads=.. update=.. size=.. ops=.. seconds=.. ops_per_s=.. sync=.. cpu_s=..\n"
-        "then a readable one. Exit status: 0 verified, %d bad usage, %d verification failed.\n"
+        "(with --size-counter also size_counter=.. and, on libtm, aborts=.., every rollback of\n"
+        "every level) then a readable one. Exit status: 0 verified, %d bad usage, %d verification failed.\n"
         "The tm build runs on libtm; LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu runs it on GCC's\n"
         "libitm instead.\n",
         program, BENCH_SYNC_NAME, BENCH_SYNC_MAX_THREADS == 1 ? ", the only choice here" : "",
@@ -61,6 +76,7 @@ static bool parse_options(int argc, char **argv, const char *program, struct int
         { "structure", required_argument, NULL, 's' },
         { "size", required_argument, NULL, 'n' },
         { "update", required_argument, NULL, 'u' },
+        { "size-counter", required_argument, NULL, 'c' },
         BENCH_RUN_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
@@ -79,6 +95,12 @@ static bool parse_options(int argc, char **argv, const char *program, struct int
             break;
         case 'n': ok = bench_parse_count(program, "--size", optarg, 1, 1ul << 24, &opt->size); break;
         case 'u': ok = bench_parse_count(program, "--update", optarg, 0, 100, &opt->update); break;
+        case 'c':
+            ok = size_counter_mode_from_name(optarg, &opt->size_counter);
+            if (!ok)
+                fprintf(stderr, "%s: --size-counter '%s' is unknown; use none, flat, closed or open\n",
+                        program, optarg);
+            break;
         case 'h': usage(stdout, program); exit(0);
         default: ok = bench_parse_run_option(program, c, optarg, argv, &opt->run);
         }
@@ -110,6 +132,7 @@ static void intset_worker_run(void *arg, const atomic_bool *stop)
 {
     struct intset_worker *w = arg;
     struct intset *set = w->set;
+    struct size_counter *counter = w->counter;
     while (!atomic_load_explicit(stop, memory_order_relaxed)) {
         long key = (long)rng_below(&w->rng, (uint64_t)w->range);
         /* dice in 0..199: below 2*update is an update, odd ones insert, even ones remove. */
@@ -118,12 +141,20 @@ static void intset_worker_run(void *arg, const atomic_bool *stop)
         if (dice < 2 * w->update && (dice & 1)) {
             int height = intset_random_height(set, &w->rng);
             ATOMIC_BEGIN
+                /* The count is taken first, as an allocator takes a slot before it fills it,
+                 * and given back when the key was already there. */
+                if (counter)
+                    size_counter_add(counter, 1);
                 done = intset_insert(set, key, height);
+                if (!done && counter)
+                    size_counter_add(counter, -1);
             ATOMIC_END
             w->inserted += done;
         } else if (dice < 2 * w->update) {
             ATOMIC_BEGIN
                 done = intset_remove(set, key);
+                if (done && counter)
+                    size_counter_add(counter, -1);
             ATOMIC_END
             w->removed += done;
         } else {
@@ -134,6 +165,22 @@ static void intset_worker_run(void *arg, const atomic_bool *stop)
         }
         w->ops++;
     }
+}
+
+/* With --size-counter: the mode, and on libtm how many rollbacks happened (libtm_totals_read,
+ * found with dlsym: every level's, open transactions' and compensations' too). */
+static void print_counter_fields(enum size_counter_mode mode)
+{
+    printf(" size_counter=%s", size_counter_mode_name(mode));
+#if defined(BENCH_SYNC_TM)
+    void (*read_totals)(struct libtm_totals *, size_t) =
+        (void (*)(struct libtm_totals *, size_t))dlsym(RTLD_DEFAULT, "libtm_totals_read");
+    if (read_totals) {
+        struct libtm_totals totals = { 0 };
+        read_totals(&totals, sizeof totals);
+        printf(" aborts=%llu", (unsigned long long)totals.aborts);
+    }
+#endif
 }
 
 /* Each damage must be caught, and undoing it must make the set valid again. */
@@ -197,8 +244,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: out of memory building a %s of %lu elements\n", program, name, opt.size);
         return 1;
     }
+    static struct size_counter counter;
+    bool counted = opt.size_counter != SIZE_COUNTER_NONE;
+    if (!size_counter_init(&counter, opt.size_counter, (long)opt.size)) {
+        fprintf(stderr, "%s: --size-counter open needs libtm's libtm_open (libtm.h); the loaded "
+                        "runtime has none (GCC's libitm?): use flat or closed there\n", program);
+        return BENCH_EXIT_USAGE;
+    }
     for (unsigned long i = 0; i < opt.run.threads; i++)
-        workers[i] = (struct intset_worker){ set, range, (unsigned)opt.update, rng_seed(opt.run.seed, i), 0, 0, 0, 0 };
+        workers[i] = (struct intset_worker){ set, counted ? &counter : NULL, range, (unsigned)opt.update,
+                                             rng_seed(opt.run.seed, i), 0, 0, 0, 0 };
 
     double cpu_seconds = 0;
     double seconds = bench_run_threads((unsigned)opt.run.threads, opt.run.duration, intset_worker_run,
@@ -216,10 +271,18 @@ int main(int argc, char **argv)
     }
     size_t expected = opt.size + inserted - removed;
     double rate = ops / seconds;
-    printf("structure=%s threads=%lu update=%lu size=%lu ops=%lu seconds=%.3f ops_per_s=%.0f sync=%s cpu_s=%.3f\n",
+    printf("structure=%s threads=%lu update=%lu size=%lu ops=%lu seconds=%.3f ops_per_s=%.0f sync=%s cpu_s=%.3f",
            name, opt.run.threads, opt.update, opt.size, ops, seconds, rate, BENCH_SYNC_NAME, cpu_seconds);
+    if (counted)
+        print_counter_fields(opt.size_counter);
+    printf("\n");
     fflush(stdout);
     bool valid = intset_verify(set, expected, stderr);
+    if (counted && counter.value != (long)expected) {
+        fprintf(stderr, "%s: the %s size counter holds %ld, but the set has %zu elements\n",
+                name, size_counter_mode_name(opt.size_counter), counter.value, expected);
+        valid = false;
+    }
     printf("%s (%s build): %lu thread(s), %lu%% updates, %lu initial elements: %.3f M ops/s "
            "over %.2f s; %lu inserts, %lu removes; %s\n",
            name, BENCH_SYNC_NAME, opt.run.threads, opt.update, opt.size, rate / 1e6, seconds,

@@ -1,7 +1,8 @@
-/* libtm: extensions beyond GCC's libitm ABI (symbol versions LIBTM_1.0, LIBTM_1.1).
+/* libtm: extensions beyond GCC's libitm ABI (symbol versions LIBTM_1.0, LIBTM_1.1, LIBTM_1.2).
  *
  * libtm is a drop-in libitm.so.1: programs compiled with `gcc -fgnu-tm` need nothing from this
- * header. It is for programs that want to read libtm's counters or steer it at run time.
+ * header. It is for programs that want to read libtm's counters, steer it at run time, or use
+ * open nesting (libtm_open, below).
  * Environment variables (read once, when the library loads; libtm(7) has the details):
  *   LIBTM_ALGO=orec|norec|serial   force an algorithm, no hardware transactions (default:
  *                                  adaptive among hardware transactions, orec, norec, serial)
@@ -24,7 +25,7 @@
 extern "C" {
 #endif
 
-#define LIBTM_VERSION "1.1.0"
+#define LIBTM_VERSION "1.2.0"
 
 /* Grows only at its end: libtm_totals_read takes the caller's sizeof, so a program compiled
  * against an older, shorter struct keeps working (the fields it does not know are not written). */
@@ -40,6 +41,9 @@ struct libtm_totals {
     /* since LIBTM_1.1 */
     uint64_t htm_commits;     /* of commits, in a hardware (RTM) transaction */
     uint64_t htm_aborts;      /* hardware attempts that aborted (then retried or ran in software) */
+    /* since LIBTM_1.2 */
+    uint64_t open_commits;    /* of commits, open transactions' (libtm_open's functions) ... */
+    uint64_t compensations;   /* ... and compensations' (every level's aborts are in aborts) */
 };
 
 /* Counters of the whole process so far (all threads, living and exited), always available.
@@ -81,6 +85,34 @@ void _ITM_addUserUndoAction(void (*fn)(void *), void *arg) LIBTM_PURE;
 int _ITM_inTransaction(void) LIBTM_PURE;
 uint64_t _ITM_getTransactionId(void) LIBTM_PURE;
 const char *_ITM_libraryVersion(void) LIBTM_PURE;
+
+/* ---- Open nesting (version LIBTM_1.2) -----------------------------------------------------
+ * libtm_open(fn, arg, compensate, carg), called in a transaction at any nesting depth, runs
+ * fn(arg) as an open transaction: a transaction of its own that commits before libtm_open
+ * returns, so that other threads see its effects at once and no conflict on them waits for the
+ * enclosing transaction. If the enclosing transaction then rolls back (a restart, or a
+ * __transaction_cancel of it or of a nested transaction around the call), compensate(carg)
+ * runs as a transaction of its own after the rollback restored memory, in reverse order with
+ * the other compensations and undo actions; when it commits, compensate never runs (NULL: no
+ * compensation). The classic uses: a counter or statistic that every transaction updates, an
+ * allocator, a unique-id generator, whose abstract state the open transactions own.
+ *
+ * fn and compensate must be transaction_safe (GCC checks the pointer type), may read and write
+ * only data that only open transactions touch (the enclosing transaction may read what fn
+ * wrote once libtm_open returned, and nothing else of it), must not throw, and get their
+ * arguments by pointer: carg must outlive the outermost transaction (a variable declared
+ * outside the atomic block, or the heap), and only fn may write what it points to. Outside a
+ * transaction fn runs as an ordinary transaction; in an irrevocable one (which cannot roll
+ * back) compensate is dropped. libtm(7), OPEN NESTING, has the details: isolation, the serial
+ * and hardware modes, nesting, conflicts, and the misuse libtm detects.
+ *
+ * GCC's libitm has no open nesting. A program that must also run there finds libtm_open with
+ * dlsym(RTLD_DEFAULT, "libtm_open") (type libtm_open_t: the call needs no clone) and otherwise
+ * calls fn inside its transaction, which then undoes fn with everything else. */
+#define LIBTM_HAVE_OPEN 1
+typedef void (*libtm_safe_fn)(void *) LIBTM_SAFE; /* a function that a transaction may call */
+void libtm_open(libtm_safe_fn fn, void *arg, libtm_safe_fn compensate, void *carg) LIBTM_PURE;
+typedef void (*libtm_open_t)(libtm_safe_fn, void *, libtm_safe_fn, void *) LIBTM_PURE;
 
 #ifdef __cplusplus
 }

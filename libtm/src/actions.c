@@ -1,5 +1,7 @@
-/* User commit and undo actions (_ITM_addUserCommitAction / _ITM_addUserUndoAction). Both kinds
- * share one per-thread list; its length is part of every closed-nesting checkpoint. */
+/* User commit and undo actions (_ITM_addUserCommitAction / _ITM_addUserUndoAction) and the
+ * compensations of open transactions (libtm_open). All kinds share one per-thread list, so that
+ * a rollback runs undo actions and compensations in reverse registration order; its length is
+ * part of every closed-nesting checkpoint. */
 #include "actions.h"
 #include "fatal.h"
 #include "htm_guard.h"
@@ -17,10 +19,8 @@ void _ITM_addUserCommitAction(itm_user_action fn, itm_transaction_id resuming_id
         fn(arg);
         return;
     }
-    struct tm_user_action *a = TM_LOG_PUSH(&tx->actions, struct tm_user_action);
-    a->fn = fn;
-    a->arg = arg;
-    a->on_commit = true;
+    *TM_LOG_PUSH(&tx->actions, struct tm_user_action) =
+        (struct tm_user_action){ fn, arg, ACTION_COMMIT };
 }
 
 void _ITM_addUserUndoAction(itm_user_action fn, void *arg)
@@ -29,10 +29,25 @@ void _ITM_addUserUndoAction(itm_user_action fn, void *arg)
     struct tm_tx *tx = tm_current;
     if (!tx || tx->depth == 0)
         return;
-    struct tm_user_action *a = TM_LOG_PUSH(&tx->actions, struct tm_user_action);
-    a->fn = fn;
-    a->arg = arg;
-    a->on_commit = false;
+    *TM_LOG_PUSH(&tx->actions, struct tm_user_action) =
+        (struct tm_user_action){ fn, arg, ACTION_UNDO };
+}
+
+void tm_actions_add_compensation(struct tm_tx *tx, itm_user_action fn, void *arg)
+{
+    *TM_LOG_PUSH(&tx->actions, struct tm_user_action) =
+        (struct tm_user_action){ fn, arg, ACTION_COMPENSATE };
+}
+
+void tm_actions_adopt_commit(struct tm_tx *to, struct tm_tx *from)
+{
+    size_t n = TM_LOG_COUNT(&from->actions, struct tm_user_action);
+    for (size_t i = 0; i < n; i++) {
+        struct tm_user_action *a = TM_LOG_AT(&from->actions, struct tm_user_action, i);
+        if (a->kind == ACTION_COMMIT)
+            *TM_LOG_PUSH(&to->actions, struct tm_user_action) = *a;
+    }
+    from->actions.len = 0;
 }
 
 /* Commit actions run in registration order, outside any transaction. They may start new
@@ -46,7 +61,7 @@ void tm_actions_run_commit(struct tm_tx *tx)
     size_t n = TM_LOG_COUNT(&list, struct tm_user_action);
     for (size_t i = 0; i < n; i++) {
         struct tm_user_action *a = TM_LOG_AT(&list, struct tm_user_action, i);
-        if (a->on_commit)
+        if (a->kind == ACTION_COMMIT)
             a->fn(a->arg);
     }
     if (tx->actions.data == NULL) {
@@ -57,13 +72,18 @@ void tm_actions_run_commit(struct tm_tx *tx)
     }
 }
 
-/* Undo actions registered after `from` run newest first; commit actions after it are dropped. */
-void tm_actions_rollback(struct tm_tx *tx, size_t from)
+/* Undo actions and compensations registered after `from` run newest first; commit actions after
+ * it are dropped. A compensation's entry goes only once it committed: if running it restarts the
+ * outermost transaction instead (transaction.c), that rollback runs it. */
+void tm_actions_rollback(struct tm_tx *tx, size_t from, tm_compensator compensate)
 {
     while (tx->actions.len > from) {
-        tx->actions.len -= sizeof(struct tm_user_action);
-        struct tm_user_action *a = (struct tm_user_action *)(tx->actions.data + tx->actions.len);
-        if (!a->on_commit)
-            a->fn(a->arg);
+        struct tm_user_action a =
+            *(struct tm_user_action *)(tx->actions.data + tx->actions.len - sizeof a);
+        if (a.kind == ACTION_COMPENSATE)
+            compensate(tx, a.fn, a.arg);
+        tx->actions.len -= sizeof a;
+        if (a.kind == ACTION_UNDO)
+            a.fn(a.arg);
     }
 }

@@ -57,7 +57,7 @@ static inline void tm_store_aligned(void *addr, uint64_t value, size_t len)
 
 /* Registry indexes, from algorithms.def. */
 enum tm_algo_id {
-#define TM_ALGORITHM(name, speculative) TM_ALGO_##name,
+#define TM_ALGORITHM(name, speculative, owners) TM_ALGO_##name,
 #include "algorithms.def"
 #undef TM_ALGORITHM
     TM_ALGO_COUNT
@@ -99,6 +99,11 @@ struct tm_algo {
      * transaction's state where it chose others than read_path/write_path (a norec writer).
      * NULL when it never does. */
     void (*refresh_paths)(struct tm_tx *tx);
+    /* Whether tx keeps every other transaction from committing writes until it ends (norec's
+     * writer holds the sequence lock): an open transaction beside it must then run alone among
+     * writers, with the serial algorithm, or it would wait for tx (transaction.c: libtm_open).
+     * NULL: never. */
+    bool (*excludes_writers)(struct tm_tx *tx);
 };
 
 /* The registered algorithms, indexed by enum tm_algo_id. */
@@ -112,7 +117,7 @@ const char *tm_algo_names(void);
  * (algo_serial.c; not selectable, so not in the registry). */
 extern const struct tm_algo tm_algo_irrevocable;
 
-#define TM_ALGORITHM(name, speculative) extern const struct tm_algo tm_algo_##name;
+#define TM_ALGORITHM(name, speculative, owners) extern const struct tm_algo tm_algo_##name;
 #include "algorithms.def"
 #undef TM_ALGORITHM
 

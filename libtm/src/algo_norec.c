@@ -202,6 +202,11 @@ static void norec_rollback(struct tm_tx *tx)
     end(tm_norec_state(tx));
 }
 
+static bool norec_excludes_writers(struct tm_tx *tx)
+{
+    return tm_norec_state(tx)->writer;
+}
+
 static bool norec_validate(struct tm_tx *tx)
 {
     const struct norec_tx *s = tm_norec_state(tx);
@@ -226,4 +231,5 @@ const struct tm_algo tm_algo_norec = {
     .rollback = norec_rollback,
     .validate = norec_validate,
     .refresh_paths = use_writer_paths,
+    .excludes_writers = norec_excludes_writers,
 };

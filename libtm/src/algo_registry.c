@@ -5,7 +5,7 @@
 #include <string.h>
 
 const struct tm_algo *const tm_algos[TM_ALGO_COUNT] = {
-#define TM_ALGORITHM(name, speculative) [TM_ALGO_##name] = &tm_algo_##name,
+#define TM_ALGORITHM(name, speculative, owners) [TM_ALGO_##name] = &tm_algo_##name,
 #include "algorithms.def"
 #undef TM_ALGORITHM
 };

@@ -57,7 +57,9 @@ static bool allocated_here(const struct tm_tx *tx, size_t freeing)
     return false;
 }
 
-void tm_allocs_commit(struct tm_tx *tx, bool others_may_read)
+/* Frees what tx's committed transaction freed; held in `holder`'s reclaim lists while others
+ * may read it. */
+static inline void commit_frees(struct tm_tx *tx, struct tm_tx *holder, bool others_may_read)
 {
     size_t n = TM_LOG_COUNT(&tx->allocs, struct tm_alloc_record);
     for (size_t i = 0; i < n; i++) {
@@ -65,11 +67,21 @@ void tm_allocs_commit(struct tm_tx *tx, bool others_may_read)
         if (!is_deferred_free(r->kind))
             continue;
         if (others_may_read && !allocated_here(tx, i))
-            tm_reclaim_defer(tx, r);
+            tm_reclaim_defer(holder, r);
         else
             tm_free_block(r);
     }
     tx->allocs.len = 0;
+}
+
+void tm_allocs_commit(struct tm_tx *tx, bool others_may_read)
+{
+    commit_frees(tx, tx, others_may_read);
+}
+
+void tm_allocs_commit_open(struct tm_tx *open, struct tm_tx *outermost)
+{
+    commit_frees(open, outermost, tm_thread_count() > 1);
 }
 
 void tm_allocs_rollback(struct tm_tx *tx, size_t from)

@@ -33,6 +33,7 @@ struct clone_table {
 };
 
 static pthread_mutex_t changes_lock = PTHREAD_MUTEX_INITIALIZER;
+_Atomic unsigned tm_clone_tables_changes;
 static _Atomic(struct clone_table *) tables;
 static struct clone_table *removed; /* under changes_lock */
 
@@ -59,6 +60,7 @@ void _ITM_registerTMCloneTable(void *table, size_t count)
     atomic_store_explicit(&t->next, atomic_load_explicit(&tables, memory_order_relaxed),
                           memory_order_relaxed);
     atomic_store_explicit(&tables, t, memory_order_release);
+    atomic_fetch_add_explicit(&tm_clone_tables_changes, 1, memory_order_release);
     pthread_mutex_unlock(&changes_lock);
 }
 
@@ -74,6 +76,7 @@ void _ITM_deregisterTMCloneTable(void *table)
                                   memory_order_release);
             t->next_removed = removed;
             removed = t;
+            atomic_fetch_add_explicit(&tm_clone_tables_changes, 1, memory_order_release);
             break;
         }
         p = &t->next;

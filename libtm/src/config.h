@@ -3,13 +3,14 @@
 #define LIBTM_CONFIG_H
 
 #include "algo.h"
+#include "cm.h"
 #include <stdbool.h>
 
 struct tm_config {
     const struct tm_algo *forced; /* LIBTM_ALGO: this algorithm only, no adaptation */
     unsigned retries;             /* restarts before going serial */
-    int cm;                       /* contention manager (contention.h) */
-    bool cm_hears_ends;           /* ... which wants to hear of every transaction's end */
+    const struct tm_cm *cm;       /* contention manager (contention.h), set at start-up */
+    bool cm_hears_ends;           /* ... whether it hears of every transaction's end */
     int verbose;                  /* LIBTM_VERBOSE: 1 start and exit lines, 2 also each
                                    * adaptive round's measurements */
     bool rtm;                     /* the CPU has usable RTM */

@@ -28,6 +28,26 @@ static inline void tm_event_commit(struct tm_tx *tx)
     tm_adapt_commit(tx);
 }
 
+/* An open transaction committed (transaction.c: libtm_open). Its thread's outermost
+ * transaction still runs, so the adaptive policy, which may change the mode (the serial lock's
+ * write side, which waits for that transaction), hears of it at that one's end only. */
+static inline void tm_event_open_commit(struct tm_tx *tx)
+{
+    tm_stats_commit(tx);
+    tm_cm_transaction_end(tx, true);
+}
+/* ... and what it was: libtm_open's function, or a compensation. */
+static inline void tm_event_open_done(struct tm_tx *tx, bool compensation)
+{
+    if (compensation)
+        tx->stats->compensations++;
+    else
+        tx->stats->open_commits++;
+}
+/* A descriptor for a thread's open transactions starts or stops serving it (the thread count
+ * does not change). */
+void tm_event_open_descriptor(struct tm_tx *tx, bool start);
+
 /* The outermost transaction was rolled back for `reason` and will restart (unless it was
  * cancelled). Decides how it restarts: tx->go_serial. */
 void tm_event_abort(struct tm_tx *tx, enum tm_abort_reason reason);

@@ -54,7 +54,7 @@ void tm_startup(void)
                          tm_config.forced ? tm_config.forced->name
                          : tm_config.htm  ? "htm, orec, norec and serial"
                                           : "orec, norec and serial",
-                         htm_note(), tm_cm_names[tm_config.cm],
+                         htm_note(), tm_config.cm->name,
                          tm_stats_enabled ? ", statistics to " : "",
                          tm_stats_enabled ? tm_config.stats_path : "");
         ssize_t ignored = write(STDERR_FILENO, line, (size_t)n);

@@ -103,6 +103,8 @@ static void add_thread(struct tm_thread_stats *to, const struct tm_thread_stats 
     to->htm_commits += from->htm_commits;
     for (int k = 0; k < HTM_ABORT_KINDS; k++)
         to->htm_aborts[k] += from->htm_aborts[k];
+    to->open_commits += from->open_commits;
+    to->compensations += from->compensations;
     for (size_t i = 0; i < from->capacity; i++)
         if (from->blocks[i].site)
             add_block(find_block(to, from->blocks[i].site), &from->blocks[i]);
@@ -217,6 +219,8 @@ void libtm_totals_read(struct libtm_totals *out, size_t size)
     t->htm_commits = all.htm_commits;
     for (int k = 0; k < HTM_ABORT_KINDS; k++)
         t->htm_aborts += all.htm_aborts[k];
+    t->open_commits = all.open_commits;
+    t->compensations = all.compensations;
     free(all.blocks);
     memcpy(out, t, size < sizeof *t ? size : sizeof *t);
 }
@@ -295,7 +299,7 @@ int libtm_stats_write(const char *pattern)
                "\"algorithm\": \"%s\", \"contention_manager\": \"%s\", \"adaptive\": %s,\n"
                "  \"commits\": %lu, \"irrevocable\": %lu, \"serial\": %lu, \"aborts\": {",
             LIBTM_VERSION, (int)getpid(), libtm_algorithm(),
-            tm_cm_names[tm_config.cm], tm_config.forced ? "false" : "true",
+            tm_config.cm->name, tm_config.forced ? "false" : "true",
             (unsigned long)commits_of(&all), (unsigned long)all.irrevocable,
             (unsigned long)all.by_algo[TM_ALGO_serial]);
     for (int r = 0; r < ABORT_REASON_COUNT; r++)
@@ -306,7 +310,9 @@ int libtm_stats_write(const char *pattern)
     for (int k = 0; k < HTM_ABORT_KINDS; k++)
         fprintf(f, "%s\"%s\": %lu", k ? ", " : "", tm_htm_abort_names[k],
                 (unsigned long)all.htm_aborts[k]);
-    fprintf(f, "},\n  \"commits_by_mode\": {\"htm\": %lu", (unsigned long)all.htm_commits);
+    fprintf(f, "},\n  \"open_commits\": %lu, \"compensations\": %lu",
+            (unsigned long)all.open_commits, (unsigned long)all.compensations);
+    fprintf(f, ",\n  \"commits_by_mode\": {\"htm\": %lu", (unsigned long)all.htm_commits);
     for (int a = 0; a < TM_ALGO_COUNT; a++)
         fprintf(f, ", \"%s\": %lu", tm_algos[a]->name, (unsigned long)all.by_algo[a]);
     fprintf(f, "},\n  \"blocks\": [");

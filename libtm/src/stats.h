@@ -26,6 +26,8 @@ struct tm_thread_stats {
     /* Hardware commits (also in commits) of exited threads; living ones count them in their
      * descriptor's htm_commits. Hardware attempts that aborted, by kind. */
     uint64_t htm_commits, htm_aborts[HTM_ABORT_KINDS];
+    /* Of the commits, open transactions' (libtm_open) and compensations'. */
+    uint64_t open_commits, compensations;
 };
 
 extern const char *const tm_abort_reason_names[ABORT_REASON_COUNT];

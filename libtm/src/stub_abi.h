@@ -30,6 +30,10 @@
 #define TM_PR_HTM_ATTEMPT_SHIFT  26
 #define TM_PR_HTM_ATTEMPT_MASK   0xfc000000
 #define TM_PR_HTM_PRIVATE        0xfd000000
+/* The C core's own bit (GCC never passes it: libitm keeps it for its pr_HTMRetryableAbort): an
+ * open transaction begun by libtm_open under its parent's serial-lock hold (transaction.c).
+ * Outside TM_HTM_PROPS_MASK, so the stub never starts such a transaction in hardware. */
+#define TM_PR_OPEN               0x00800000
 
 /* xabort codes (bits 31..24 of the abort status). */
 #define TM_HTM_ABORT_LOCKED   0xff /* the serial lock was held: wait for it, then retry */

@@ -15,12 +15,26 @@
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
+/* The descriptors of tx's open transactions (and of theirs) go back to the registry. */
+static void release_open_descriptors(struct tm_tx *tx)
+{
+    for (struct tm_tx *d = tx->open_child, *next; d; d = next) {
+        next = d->open_child;
+        tm_reclaim_drain(d);
+        tm_event_open_descriptor(d, false);
+        d->open_child = NULL;
+        atomic_store_explicit(&d->in_use, false, memory_order_release);
+    }
+    tx->open_child = NULL;
+}
+
 static void thread_exit(void *arg)
 {
     struct tm_tx *tx = arg;
     if (tx->depth > 0)
         tm_fatal("a thread exited inside a transaction (pthread_exit or a thread "
                  "cancellation from transactional code); the transaction cannot finish");
+    release_open_descriptors(tx);
     tm_reclaim_drain(tx); /* blocks freed by its transactions that others might still read */
     tm_serial_turn_leave(tx);
     tm_set_current_tx(NULL);
@@ -52,10 +66,14 @@ static void fork_parent(void)
         tm_serial_write_unlock(tm_current);
 }
 
-/* In the child only the forking thread exists: every other descriptor is free again. */
+/* In the child only the forking thread exists: every other descriptor is free again, its open
+ * transactions' too. */
 static void fork_child(void)
 {
-    tm_registry_after_fork(tm_current);
+    struct tm_tx *self = tm_current;
+    if (self)
+        self->open_child = NULL;
+    tm_registry_after_fork(self);
     tm_serial_lock_after_fork();
     fork_holds_serial = false;
 }
@@ -101,9 +119,9 @@ static uintptr_t stack_low_end(void)
     return (uintptr_t)addr;
 }
 
-struct tm_tx *tm_tx_create(void)
+/* A descriptor from the registry, idle, for the thread whose stack starts at stack_lo. */
+static struct tm_tx *take_descriptor(uintptr_t stack_lo)
 {
-    pthread_once(&exit_key_once, make_exit_key);
     struct tm_tx *tx = tm_registry_take();
     tx->state = TX_INACTIVE;
     tm_use_algo(tx, &tm_algo_irrevocable);
@@ -111,8 +129,26 @@ struct tm_tx *tm_tx_create(void)
     tx->id = 0;
     tx->id_block_end = 0;
     tx->htm_site = NULL;
-    tx->stack_lo = stack_low_end();
+    tx->open_child = NULL;
+    tx->open_parent = NULL;
+    tx->open_privatization = 0;
+    tx->stack_lo = stack_lo;
     tx->generation = tm_fork_generation;
+    return tx;
+}
+
+struct tm_tx *tm_open_descriptor_take(struct tm_tx *tx)
+{
+    struct tm_tx *d = take_descriptor(tx->stack_lo);
+    tm_event_open_descriptor(d, true);
+    tx->open_child = d;
+    return d;
+}
+
+struct tm_tx *tm_tx_create(void)
+{
+    pthread_once(&exit_key_once, make_exit_key);
+    struct tm_tx *tx = take_descriptor(stack_low_end());
     /* Registered under the serial lock's write side: a thread that was alone may be running
      * an exclusive transaction on the read side (tm_serial_lock_alone), which this waits for. */
     tm_serial_write_lock(tx);

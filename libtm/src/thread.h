@@ -6,6 +6,14 @@
 #include "registry.h"
 
 struct tm_tx *tm_tx_create(void);
+/* The descriptor on which tx's open transactions run (transaction.c): taken from the registry
+ * at the first, kept with tx, given back when the thread exits. It is not a thread: the thread
+ * count does not change. */
+struct tm_tx *tm_open_descriptor_take(struct tm_tx *tx);
+static inline struct tm_tx *tm_open_descriptor(struct tm_tx *tx)
+{
+    return likely(tx->open_child) ? tx->open_child : tm_open_descriptor_take(tx);
+}
 static inline struct tm_tx *tm_self(void)
 {
     struct tm_tx *tx = tm_current;

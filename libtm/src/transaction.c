@@ -1,5 +1,5 @@
-/* Beginning, committing, cancelling and restarting transactions; nesting; irrevocability.
- * libtm/ABI.md §4-§7 is the contract. */
+/* Beginning, committing, cancelling and restarting transactions; nesting (flat, closed, and
+ * open: libtm_open); irrevocability. libtm/ABI.md §4-§7 is the contract. */
 #include "transaction.h"
 #include "actions.h"
 #include "alloc.h"
@@ -21,6 +21,10 @@
 #include <string.h>
 
 /* ---- starting the outermost transaction ------------------------------------------------ */
+
+static uint32_t start_open(struct tm_tx *tx, const struct tm_jmpbuf *jb); /* open nesting */
+static void run_compensation(struct tm_tx *tx, itm_user_action fn, void *arg);
+static void settle_open_after_cancel(struct tm_tx *tx);
 
 static inline __attribute__((always_inline)) void enter_exclusive(struct tm_tx *tx,
                                                                    bool irrevocable)
@@ -51,6 +55,8 @@ static inline __attribute__((always_inline)) uint32_t start_outermost(struct tm_
                                                                       const struct tm_jmpbuf *jb)
 {
     uint32_t props = tx->outer_props;
+    if (unlikely(props & TM_PR_OPEN))
+        return start_open(tx, jb);
     bool cancellable = !(props & pr_hasNoAbort);
     bool must_be_irrevocable = needs_irrevocability(props);
 
@@ -80,6 +86,15 @@ static inline __attribute__((always_inline)) uint32_t start_outermost(struct tm_
     return a_runInstrumentedCode | a_saveLiveVariables;
 }
 
+/* The transaction ended. Barriers outside transactions touch memory directly; the private-stack
+ * bound means nothing until the next revocable transaction sets it. */
+static inline void finish(struct tm_tx *tx)
+{
+    tx->depth = 0;
+    tx->state = TX_INACTIVE;
+    tm_use_algo(tx, &tm_algo_irrevocable);
+}
+
 static inline void release_serial_lock(struct tm_tx *tx)
 {
     if (tx->serial_hold == HOLD_READ)
@@ -90,6 +105,45 @@ static inline void release_serial_lock(struct tm_tx *tx)
 }
 
 /* ---- nesting -------------------------------------------------------------------------- */
+
+/* What a cancel of the closed nested transaction that begins now restores (ABI.md §6). */
+static void checkpoint_save(const struct tm_tx *tx, struct tm_checkpoint *cp,
+                            const struct tm_jmpbuf *jb)
+{
+    cp->jb = *jb;
+    cp->undo_len = tx->undo_log.len;
+    cp->actions_len = tx->actions.len;
+    cp->allocs_len = tx->allocs.len;
+    cp->id = tx->id;
+    cp->props = tx->props;
+    cp->depth = tx->depth;
+    cp->algo = tx->algo;
+    cp->state = tx->state;
+    cp->cxa_catch_count = tx->cxa_catch_count;
+    cp->cxa_uncaught = tm_eh_uncaught_count();
+    cp->stack_top = tx->stack_top;
+}
+
+/* Back in the enclosing transaction after the nested one committed: its id, properties and
+ * private stack (the nested one's logs and actions now belong to it). */
+static void checkpoint_resume(struct tm_tx *tx, const struct tm_checkpoint *cp)
+{
+    tx->id = cp->id;
+    tx->props = cp->props;
+    tx->stack_top = cp->stack_top;
+}
+
+/* ... or after the nested one was cancelled and its logs rolled back: also the depth and the
+ * way the enclosing transaction runs. */
+static void checkpoint_restore(struct tm_tx *tx, const struct tm_checkpoint *cp)
+{
+    checkpoint_resume(tx, cp);
+    tx->depth = cp->depth;
+    tm_use_algo(tx, cp->algo);
+    if (cp->algo->refresh_paths)
+        cp->algo->refresh_paths(tx);
+    tx->state = cp->state;
+}
 
 static struct tm_checkpoint *top_checkpoint(struct tm_tx *tx)
 {
@@ -111,19 +165,7 @@ static uint32_t begin_nested(struct tm_tx *tx, uint32_t props, const struct tm_j
         return a_runInstrumentedCode;
     }
     /* Closed nesting: remember where an inner cancel returns to. */
-    struct tm_checkpoint *cp = TM_LOG_PUSH(&tx->checkpoints, struct tm_checkpoint);
-    cp->jb = *jb;
-    cp->undo_len = tx->undo_log.len;
-    cp->actions_len = tx->actions.len;
-    cp->allocs_len = tx->allocs.len;
-    cp->id = tx->id;
-    cp->props = tx->props;
-    cp->depth = tx->depth;
-    cp->algo = tx->algo;
-    cp->state = tx->state;
-    cp->cxa_catch_count = tx->cxa_catch_count;
-    cp->cxa_uncaught = tm_eh_uncaught_count();
-    cp->stack_top = tx->stack_top;
+    checkpoint_save(tx, TM_LOG_PUSH(&tx->checkpoints, struct tm_checkpoint), jb);
     tx->stack_top = (uintptr_t)jb->cfa;
     tx->depth++;
     if (tx->depth > tx->max_depth)
@@ -142,9 +184,7 @@ static void commit_nested(struct tm_tx *tx)
 {
     struct tm_checkpoint *cp = top_checkpoint(tx);
     if (cp && cp->depth == tx->depth - 1) {
-        tx->id = cp->id;
-        tx->props = cp->props;
-        tx->stack_top = cp->stack_top;
+        checkpoint_resume(tx, cp);
         if (cp->state == TX_IRREVOCABLE && tx->state == TX_SERIAL) {
             /* Back in an irrevocable outer transaction: the inner's undo log is useless. */
             tx->undo_log.len = cp->undo_len;
@@ -214,8 +254,7 @@ static inline __attribute__((always_inline)) bool commit_serial(struct tm_tx *tx
         (tx->actions.len | tx->allocs.len | tx->exception_objects.len) || tm_stats_enabled)
         return false;
     release_serial_lock(tx);
-    tx->depth = 0;
-    tx->state = TX_INACTIVE;
+    finish(tx);
     tm_event_commit(tx);
     return true;
 }
@@ -277,7 +316,8 @@ static inline __attribute__((always_inline)) bool begin_speculative(struct tm_tx
                                                                     uint32_t props,
                                                                     const struct tm_jmpbuf *jb)
 {
-    uint32_t kind = props & (pr_instrumentedCode | pr_doesGoIrrevocable | pr_undoLogCode);
+    uint32_t kind = props & (pr_instrumentedCode | pr_doesGoIrrevocable | pr_undoLogCode |
+                             TM_PR_OPEN);
     if (unlikely(!tx || tx->depth != 0 || tx->generation != tm_fork_generation ||
                  kind != pr_instrumentedCode || tm_stats_enabled || tm_htm_mode_on() ||
                  !atomic_load_explicit(&tm_serial_lock.speculative, memory_order_relaxed)))
@@ -286,8 +326,14 @@ static inline __attribute__((always_inline)) bool begin_speculative(struct tm_tx
         tm_serial_read_unlock(tx);
         return false;
     }
-    /* Stable while the read side is held. */
+    /* Stable while the read side is held; the look above was before it, and the mode may have
+     * become serial since (a transaction of a serial algorithm on the read side would run
+     * unguarded beside others). */
     const struct tm_algo *algo = tm_mode_algo();
+    if (unlikely(!algo->speculative)) {
+        tm_serial_read_unlock(tx);
+        return false;
+    }
     props &= ~(uint32_t)TM_PR_HTM_PRIVATE;
     tx->props = tx->outer_props = props;
     tx->stack_top = (uintptr_t)jb->cfa;
@@ -327,7 +373,7 @@ static void rollback_all(struct tm_tx *tx)
     tm_undo_restore(tx, 0, tx->jb.cfa);
     tx->algo->rollback(tx);
     release_serial_lock(tx);
-    tm_actions_rollback(tx, 0);
+    tm_actions_rollback(tx, 0, run_compensation);
     tm_allocs_rollback(tx, 0);
     tm_eh_rollback(tx, NULL);
     tx->checkpoints.len = 0;
@@ -370,26 +416,18 @@ void _ITM_abortTransaction(uint32_t reason)
         struct tm_checkpoint saved = *cp;
         tx->checkpoints.len -= sizeof *cp;
         tm_undo_restore(tx, saved.undo_len, saved.jb.cfa);
-        tm_actions_rollback(tx, saved.actions_len);
+        tm_actions_rollback(tx, saved.actions_len, run_compensation);
         tm_allocs_rollback(tx, saved.allocs_len);
         tm_eh_rollback(tx, &saved);
-        tx->id = saved.id;
-        tx->props = saved.props;
-        tx->stack_top = saved.stack_top;
-        tx->depth = saved.depth;
-        tm_use_algo(tx, saved.algo);
-        if (saved.algo->refresh_paths)
-            saved.algo->refresh_paths(tx);
-        tx->state = saved.state;
+        checkpoint_restore(tx, &saved);
         tm_event_nested_abort(tx);
         tm_longjmp(&saved.jb, a_abortTransaction | a_restoreLiveVariables);
     }
     struct tm_jmpbuf jb = tx->jb;
     rollback_all(tx);
-    tx->depth = 0;
-    tx->state = TX_INACTIVE;
-    tm_use_algo(tx, &tm_algo_irrevocable);
-    tx->stack_top = 0;
+    finish(tx);
+    if (unlikely(tx->open_privatization))
+        settle_open_after_cancel(tx);
     tm_event_abort(tx, ABORT_USER);
     tm_longjmp(&jb, a_abortTransaction | a_restoreLiveVariables);
 }
@@ -420,10 +458,13 @@ static bool commit_outermost(struct tm_tx *tx)
     tx->checkpoints.len = 0;
     tx->exception_objects.len = 0;
     tm_event_commit(tx); /* still knows how the transaction ran */
-    tx->depth = 0;
-    tx->state = TX_INACTIVE;
-    tm_use_algo(tx, &tm_algo_irrevocable); /* barriers outside transactions touch memory directly */
-    tx->stack_top = 0;
+    finish(tx);
+    if (unlikely(tx->open_privatization)) {
+        /* Open transactions committed inside: other transactions move past them too. */
+        if (tx->open_privatization > privatization_time && tx->open_privatization > 1)
+            privatization_time = tx->open_privatization;
+        tx->open_privatization = 0;
+    }
     if (privatization_time)
         tm_privatization_wait(tx, privatization_time);
     after_commit(tx, speculative);
@@ -431,8 +472,8 @@ static bool commit_outermost(struct tm_tx *tx)
 }
 
 /* The speculative path's common commit: an outermost speculative transaction without user
- * actions, allocations, exception objects or held blocks, statistics off, and a contention
- * manager that need not hear of it. Does what commit_outermost does for it, and returns
+ * actions, allocations, exception objects, held blocks or committed open transactions,
+ * statistics off, and a contention manager that need not hear of it. Does what commit_outermost does for it, and returns
  * false when the algorithm refused the commit (the caller restarts the transaction). */
 static inline __attribute__((always_inline)) bool commit_speculative(struct tm_tx *tx)
 {
@@ -445,9 +486,7 @@ static inline __attribute__((always_inline)) bool commit_speculative(struct tm_t
     tx->checkpoints.len = 0;
     tx->stats->by_algo[tx->algo->id]++;
     tm_adapt_commit(tx);
-    tx->depth = 0;
-    tx->state = TX_INACTIVE;
-    tm_use_algo(tx, &tm_algo_irrevocable);
+    finish(tx);
     if (privatization_time)
         tm_privatization_wait(tx, privatization_time);
     return true;
@@ -456,7 +495,8 @@ static inline __attribute__((always_inline)) bool commit_speculative(struct tm_t
 static inline bool commit_speculative_applies(const struct tm_tx *tx)
 {
     return tx && tx->depth == 1 && tx->state == TX_SPECULATIVE &&
-           !(tx->actions.len | tx->allocs.len | tx->exception_objects.len) &&
+           !(tx->actions.len | tx->allocs.len | tx->exception_objects.len |
+             tx->open_privatization) &&
            !tm_reclaim_holds(tx) && !tm_stats_enabled && !tm_config.cm_hears_ends;
 }
 
@@ -531,6 +571,12 @@ void tm_go_irrevocable(struct tm_tx *tx)
         mark_irrevocable(tx);
         return;
     }
+    if (tx->open_parent) {
+        /* An open transaction cannot take the serial lock beside its parent, which holds it:
+         * the outermost transaction restarts to run alone (escalate). */
+        tx->go_serial = true;
+        tm_restart(tx, ABORT_GO_SERIAL);
+    }
     /* Speculative: become the serial lock's writer, then make sure what we read still holds. */
     if (!tm_serial_try_upgrade(tx))
         tm_restart(tx, ABORT_GO_SERIAL);
@@ -567,4 +613,255 @@ void *_ITM_getTMCloneOrIrrevocable(void *fn)
     if (tx && tx->depth > 0)
         tm_go_irrevocable(tx);
     return fn;
+}
+
+/* ---- open nesting (libtm_open: open.c) -----------------------------------------------------
+ * An open transaction runs a function as a transaction of its own while the transaction that
+ * called libtm_open (its parent) is still running, and commits before libtm_open returns. It
+ * runs on a descriptor of its own (tm_open_descriptor), which the thread makes current
+ * meanwhile: the parent's logs, locks, snapshot, published time and reader flag stay as they
+ * are, and to the algorithm the two are two transactions. Only the serial lock is shared: the
+ * open transaction runs under its parent's hold (the parent's reader flag stands for both: a
+ * writer waits for the parent, which waits for its open transaction), so it never takes the lock
+ * itself, and what would need the lock's write side (running alone after too many restarts,
+ * irrevocability) or cannot succeed beside the parent (a location the parent holds) restarts the
+ * outermost transaction instead, which then runs alone (escalate). Under a parent that keeps
+ * other writers out (serial or irrevocable, or norec's sequence lock) it runs with the serial
+ * algorithm (alone among writers, undo-logged so that it can roll back); otherwise with the
+ * parent's algorithm, beside every other transaction.
+ *
+ * It waits for nobody the parent could wait for: it takes no lock, its contention manager's
+ * waits are bounded, and the privatization wait for its commit (and the release of the blocks
+ * it freed) waits for the outermost transaction's end (commit_outermost,
+ * settle_open_after_cancel), when the thread goes on outside transactions. So two threads whose
+ * open transactions conflict with each other's parents both make progress. The outermost
+ * transaction's commit path keeps one call of each of those waits, which the compiler then
+ * inlines there. */
+
+/* The parent keeps every other writer out (it runs alone, or its algorithm says so): then the
+ * open transaction runs alone among writers, without a speculative algorithm. */
+static bool excludes_writers(struct tm_tx *parent)
+{
+    if (parent->state == TX_SERIAL || parent->state == TX_IRREVOCABLE)
+        return true;
+    return parent->algo->excludes_writers && parent->algo->excludes_writers(parent);
+}
+
+static struct tm_tx *open_root(struct tm_tx *tx)
+{
+    while (tx->open_parent)
+        tx = tx->open_parent;
+    return tx;
+}
+
+/* The actions of the levels from `d` up to (not including) root join the root's, the oldest
+ * first (rollback runs them newest first). */
+static void adopt_actions(struct tm_tx *root, struct tm_tx *d)
+{
+    if (d == root)
+        return;
+    adopt_actions(root, d->open_parent);
+    if (d->actions.len) {
+        void *to = tm_log_append(&root->actions, d->actions.len);
+        memcpy(to, d->actions.data, d->actions.len);
+        d->actions.len = 0;
+    }
+}
+
+/* The open transaction `tx` (rolled back) cannot go on beside its ancestors: it conflicted with
+ * a location one of them holds, needs to become irrevocable, or restarted too often. Every
+ * open level between it and the outermost transaction is abandoned (its memory restored and
+ * locks released, newest first; its undo actions and compensations join the outermost
+ * transaction's), and the outermost transaction restarts to run alone: then its open
+ * transactions run alone too. */
+static void __attribute__((noreturn)) escalate(struct tm_tx *tx)
+{
+    struct tm_tx *root = open_root(tx);
+    for (struct tm_tx *d = tx->open_parent; d != root; d = d->open_parent) {
+        tm_undo_restore(d, 0, d->jb.cfa);
+        d->algo->rollback(d);
+    }
+    adopt_actions(root, tx->open_parent);
+    for (struct tm_tx *d = tx, *up; d != root; d = up) {
+        up = d->open_parent;
+        if (d != tx) {
+            tm_allocs_rollback(d, 0);
+            tm_eh_rollback(d, NULL);
+            d->checkpoints.len = 0;
+            d->exception_objects.len = 0;
+            tm_event_abort(d, ABORT_GO_SERIAL);
+        }
+        finish(d);
+        d->open_parent = NULL;
+    }
+    tm_set_current_tx(root);
+    tm_restart(root, ABORT_GO_SERIAL);
+}
+
+/* Begins (or restarts) an open transaction on tx under its parent's hold of the serial lock. */
+static __attribute__((noinline)) uint32_t start_open(struct tm_tx *tx, const struct tm_jmpbuf *jb)
+{
+    struct tm_tx *parent = tx->open_parent;
+    if (tx->go_serial)
+        escalate(tx);
+    tx->irrevocable_needed = false;
+    tm_event_begin(tx);
+    if (jb)
+        tx->jb = *jb;
+    if (excludes_writers(parent)) {
+        tx->state = TX_SERIAL;
+        tm_use_algo(tx, &tm_algo_serial);
+    } else {
+        tx->state = TX_SPECULATIVE;
+        tm_use_algo(tx, parent->algo);
+        tx->algo->begin(tx);
+    }
+    return a_runInstrumentedCode | a_saveLiveVariables;
+}
+
+/* An open transaction must not write what an enclosing transaction wrote: that one's rollback
+ * would restore the old bytes under the compensation, which then undoes the open transaction a
+ * second time. Both logs are short where open transactions pay (a counter, an allocator), and
+ * this costs a look at each pair of entries; writes into the open transaction's own frames,
+ * dead once it ends, do not count. */
+static void check_own_data(struct tm_tx *tx)
+{
+    if (tx->undo_log.len == 0)
+        return;
+    for (struct tm_tx *a = tx->open_parent; a; a = a->open_parent) {
+        size_t len;
+        const void *at = tm_undo_overlap(a, tx, tx->stack_lo, (uintptr_t)tx->jb.cfa, &len);
+        if (at)
+            tm_fatal_abort("libtm_open: the open transaction wrote %zu byte(s) at %p, which its "
+                           "enclosing transaction had written; an open transaction may only "
+                           "touch data that only open transactions touch (libtm(7), OPEN "
+                           "NESTING)", len, at);
+    }
+}
+
+/* Commits the open transaction tx (depth 1): its effects are visible to every other transaction
+ * now. What its commit leaves to do is the outermost transaction's: the privatization wait
+ * (open_privatization), the blocks it freed, and its commit actions, which join the parent's
+ * (tm_run_open). */
+static void commit_open(struct tm_tx *tx)
+{
+    uint64_t privatization_time = 0;
+    check_own_data(tx);
+    if (tx->state != TX_IRREVOCABLE && !tx->algo->commit(tx, &privatization_time))
+        tm_restart(tx, ABORT_VALIDATE);
+    tx->undo_log.len = 0;
+    tx->checkpoints.len = 0;
+    tx->exception_objects.len = 0;
+    tm_event_open_commit(tx);
+    finish(tx);
+    struct tm_tx *root = open_root(tx);
+    if (privatization_time < 1)
+        privatization_time = 1; /* nonzero: the root has something to settle */
+    if (root->open_privatization < privatization_time)
+        root->open_privatization = privatization_time;
+}
+
+uint32_t _ITM_beginTransaction(uint32_t properties, ...) __attribute__((returns_twice));
+
+/* fn(arg) as a transaction on the thread's current descriptor: begun by the ABI's entry point,
+ * so that a restart returns here as it returns to compiled code (nothing here changes after the
+ * begin, and the descriptor is read again). `clone` is fn's transactional clone (NULL: fn has
+ * none and runs irrevocably). Beside a parent it runs the clone and commits in commit_open;
+ * alone (no transaction encloses it any more) it is an ordinary transaction, which may run fn
+ * itself (serially or in hardware). */
+static __attribute__((noinline)) void run_transaction(uint32_t props, itm_user_action fn,
+                                                      itm_user_action clone, void *arg,
+                                                      void *site)
+{
+    uint32_t action = _ITM_beginTransaction(props);
+    struct tm_tx *tx = tm_current;
+    tx->site = site;
+    if (action & a_abortTransaction)
+        return; /* cancelled with _ITM_abortTransaction(17), which GCC's code cannot do here */
+    if (!clone)
+        tm_go_irrevocable(tx);
+    if ((action & a_runUninstrumentedCode) || !clone)
+        fn(arg);
+    else
+        clone(arg);
+    if (tx->open_parent)
+        commit_open(tx);
+    else
+        _ITM_commitTransaction();
+}
+
+/* fn's clone, remembered in the descriptor that runs open transactions. */
+static itm_user_action open_clone(struct tm_tx *open, itm_user_action fn)
+{
+    struct tm_clone_memo *memo = open->open_clones;
+    unsigned changes = atomic_load_explicit(&tm_clone_tables_changes, memory_order_acquire);
+    if (memo[0].fn != (void *)fn || memo[0].changes != changes) {
+        struct tm_clone_memo older = memo[0];
+        if (memo[1].fn == (void *)fn && memo[1].changes == changes)
+            memo[0] = memo[1];
+        else
+            memo[0] = (struct tm_clone_memo){ (void *)fn, tm_clone_lookup((void *)fn), changes };
+        memo[1] = older;
+    }
+    return (itm_user_action)memo[0].clone;
+}
+
+void tm_run_open(struct tm_tx *tx, itm_user_action fn, void *arg, void *site, bool compensation)
+{
+    struct tm_tx *open = tm_open_descriptor(tx);
+    bool beside_parent = tx->serial_hold != HOLD_NONE || tx->open_parent;
+    open->open_parent = beside_parent ? tx : NULL;
+    itm_user_action clone = open_clone(open, fn);
+    uint32_t props = beside_parent ? pr_instrumentedCode | TM_PR_OPEN
+                     : clone       ? pr_instrumentedCode | pr_uninstrumentedCode | pr_hasNoAbort
+                                   : pr_uninstrumentedCode | pr_hasNoAbort;
+    tm_set_current_tx(open);
+    run_transaction(props, fn, clone, arg, site);
+    tm_set_current_tx(tx);
+    tm_event_open_done(open, compensation);
+    if (beside_parent) {
+        open->open_parent = NULL;
+        /* libtm_open's commit actions join tx's: they run after the outermost commit and are
+         * dropped if tx rolls back (its compensation then undoes the open transaction). A
+         * compensation runs in a rollback, which its commit actions would disturb: they run
+         * now. Blocks it freed may still be read by others: the outermost transaction holds
+         * them (reclaim.c). */
+        if (open->actions.len) {
+            if (compensation)
+                tm_actions_run_commit(open);
+            else
+                tm_actions_adopt_commit(tx, open);
+        }
+        if (open->allocs.len)
+            tm_allocs_commit_open(open, open_root(tx));
+    }
+}
+
+static void nothing(void *arg)
+{
+    (void)arg;
+}
+
+/* The outermost transaction was cancelled after open transactions committed in it: before the
+ * thread goes on outside transactions, the others move past those commits. An empty
+ * transaction of its own does that: it reads at a snapshot newer than every one of them, and
+ * its commit (commit_outermost) waits for the others as a read-only commit does. */
+static __attribute__((noinline)) void settle_open_after_cancel(struct tm_tx *tx)
+{
+    struct tm_tx *open = tm_open_descriptor(tx);
+    tx->open_privatization = 0;
+    tm_set_current_tx(open);
+    run_transaction(pr_instrumentedCode | pr_uninstrumentedCode | pr_hasNoAbort, nothing,
+                    nothing, NULL, (void *)settle_open_after_cancel);
+    tm_set_current_tx(tx);
+}
+
+/* Rolling back, a compensation runs as an open transaction of the transaction being rolled
+ * back: beside it while it still holds the serial lock (a nested transaction's cancel, an open
+ * transaction's restart), alone once it released it (the outermost rollback). Its site names
+ * it by its function's first line (a site is a return address: statistics look one byte
+ * before it). */
+static void run_compensation(struct tm_tx *tx, itm_user_action fn, void *arg)
+{
+    tm_run_open(tx, fn, arg, (char *)(void *)fn + 1, true);
 }

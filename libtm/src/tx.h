@@ -6,6 +6,7 @@
 #define LIBTM_TX_H
 
 #include "algo.h"
+#include "cm.h"
 #include "stub_abi.h"
 #include "itm_abi.h"
 #include "log.h"
@@ -62,10 +63,16 @@ struct tm_checkpoint {
     uintptr_t stack_top;
 };
 
+enum tm_action_kind {
+    ACTION_COMMIT,     /* _ITM_addUserCommitAction: after the outermost commit */
+    ACTION_UNDO,       /* _ITM_addUserUndoAction: on rollback */
+    ACTION_COMPENSATE, /* libtm_open's compensation: on rollback, as a transaction */
+};
+
 struct tm_user_action {
     itm_user_action fn;
     void *arg;
-    bool on_commit; /* commit action (else undo action) */
+    enum tm_action_kind kind;
 };
 
 enum tm_alloc_kind {
@@ -86,18 +93,6 @@ struct tm_alloc_record {
 };
 
 struct tm_thread_stats;
-
-/* The per-thread state of the contention managers (contention.c). */
-struct tm_cm_state {
-    struct tm_tx *owner;   /* handoff: the winner of the last conflict */
-    uint32_t owner_seq;    /* ... and its end count when the conflict happened */
-    uint32_t waits;        /* spin/block: waits for owners in the current attempt */
-    uint64_t rng;
-    int64_t slice_start;   /* slice: monotonic ns at the thread's last yield */
-    int tid;               /* priority, softprio: the thread's kernel id ... */
-    int nice;              /* ... and its nice value before it was lowered */
-    bool lowered;          /* priority, softprio: the nice value is raised now */
-};
 
 /* Blocks freed by committed speculative transactions that other transactions may still read:
  * returned to the allocator later (reclaim.c). */
@@ -170,8 +165,21 @@ struct tm_tx {
     void *site;               /* return address of the outermost begin */
     uint64_t start_cycles;
     unsigned max_depth;
-    struct tm_cm_state cm; /* contention manager (contention.h) */
     struct tm_reclaim reclaim; /* blocks freed by committed transactions, not yet released */
+    /* Open nesting (transaction.c: libtm_open). The descriptor that runs the open transactions
+     * begun in this one's transactions (NULL until the first); while an open transaction runs
+     * on this descriptor beside the transaction that began it, that one's descriptor (whose
+     * serial-lock hold it shares); and in the outermost one, the latest privatization time of
+     * the open transactions committed in it (1 if none needs a wait; 0: nothing to settle). */
+    struct tm_tx *open_child;
+    struct tm_tx *open_parent;
+    uint64_t open_privatization;
+    /* In the descriptor of open transactions: the clones of the last two functions run, the
+     * most recent first (a lookup costs as much as the open transaction's commit). */
+    struct tm_clone_memo {
+        void *fn, *clone;
+        unsigned changes; /* tm_clone_tables_changes when looked up */
+    } open_clones[2];
 
     /* --- read by other threads: serial lock and privatization (privatization.c) --- */
     /* Non-zero while a transaction runs on the serial lock's read side: a value of its own per
@@ -189,22 +197,20 @@ struct tm_tx {
     _Atomic uint32_t dirty;        /* holds locks over data written in place */
     _Atomic uint32_t moved;        /* bumped on publishing while someone sleeps on it */
     _Atomic uint32_t move_waiters; /* threads sleeping until this one publishes */
-    /* --- contention managers waiting for this transaction to end --- */
-    _Alignas(TM_CACHELINE) _Atomic uint32_t end_seq; /* bumped when a transaction ends */
-    _Atomic uint32_t end_waiters;
-    _Atomic uint64_t losers;     /* softprio: threads (index % 64) that lost to this one */
-    _Atomic uint64_t lowered_by; /* softprio: threads (index % 64) this one lost to */
+    /* --- each contention manager's state that other threads read or write (cm.h) --- */
+    _Alignas(TM_CACHELINE) unsigned char cm_shared[TM_CM_COUNT][TM_CM_SHARED_SIZE];
     /* --- the serial lock's turns (serial_lock.c) --- */
-    _Atomic uint32_t turn_signal;  /* bumped when the turn is handed to this thread */
-    _Atomic uint32_t turn_asleep;  /* sleeps on turn_signal */
+    _Alignas(TM_CACHELINE) _Atomic uint32_t turn_signal; /* bumped to wake this thread */
+    _Atomic uint32_t turn_asleep;                        /* sleeps on turn_signal */
 
     /* --- registry --- */
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */
     _Atomic bool in_use;
     unsigned thread_index;
 
-    /* --- each algorithm's private state (algo.h) --- */
+    /* --- each algorithm's and each contention manager's private state (algo.h, cm.h) --- */
     _Alignas(TM_CACHELINE) unsigned char algo_state[TM_ALGO_COUNT][TM_ALGO_STATE_SIZE];
+    unsigned char cm_state[TM_CM_COUNT][TM_CM_STATE_SIZE];
 };
 
 #define TM_INACTIVE UINT64_MAX
@@ -248,6 +254,16 @@ static inline bool tm_private_stack(const struct tm_tx *tx, const void *addr)
     uintptr_t a = (uintptr_t)addr, sp;
     __asm__("movq %%rsp, %0" : "=r"(sp));
     return a < tx->stack_top && a >= sp;
+}
+
+/* Whether `d` is a transaction that tx, an open transaction, runs beside (its parent, or
+ * theirs): this thread's own, suspended until tx ends. */
+static inline bool tm_open_ancestor(const struct tm_tx *tx, const struct tm_tx *d)
+{
+    for (const struct tm_tx *p = tx->open_parent; p; p = p->open_parent)
+        if (p == d)
+            return true;
+    return false;
 }
 
 static inline uint64_t tm_cycles(void)

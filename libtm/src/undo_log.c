@@ -17,6 +17,41 @@ void tm_undo_record(struct tm_tx *tx, const void *addr, size_t len)
     t->len = len;
 }
 
+/* The entry that ends at `pos` (walking the log backwards); returns where it starts. */
+static size_t entry_before(const struct tm_log *log, size_t pos, const struct tm_undo_trailer **t)
+{
+    *t = (const struct tm_undo_trailer *)(log->data + pos - sizeof **t);
+    return pos - sizeof **t - pad8((*t)->len);
+}
+
+static bool logged(const struct tm_log *log, uintptr_t lo, uintptr_t hi)
+{
+    for (size_t pos = log->len; pos > 0;) {
+        const struct tm_undo_trailer *t;
+        pos = entry_before(log, pos, &t);
+        if ((uintptr_t)t->addr < hi && (uintptr_t)t->addr + t->len > lo)
+            return true;
+    }
+    return false;
+}
+
+const void *tm_undo_overlap(const struct tm_tx *a, const struct tm_tx *b, uintptr_t frames_lo,
+                            uintptr_t frames_hi, size_t *len)
+{
+    if (a->undo_log.len == 0)
+        return NULL;
+    for (size_t pos = b->undo_log.len; pos > 0;) {
+        const struct tm_undo_trailer *t;
+        pos = entry_before(&b->undo_log, pos, &t);
+        uintptr_t lo = (uintptr_t)t->addr;
+        if ((lo >= frames_lo && lo < frames_hi) || !logged(&a->undo_log, lo, lo + t->len))
+            continue;
+        *len = t->len;
+        return t->addr;
+    }
+    return NULL;
+}
+
 /* Copies back the parts of [dst, dst+len) that lie outside the dead stack window [lo, hi). */
 static void restore_outside(uint8_t *dst, const uint8_t *src, size_t len,
                             uintptr_t lo, uintptr_t hi)

@@ -94,6 +94,8 @@ lib/libtm/libitm.a
 lib/libtm/libitm.so
 lib/libtm/libitm.so.1
 lib/pkgconfig/libtm.pc
+share/libtm/algorithms.def
+share/libtm/managers.def
 share/man/man1/libtm-stats.1
 share/man/man7/libtm.7"
 installed=$(files "$prefix")
@@ -155,6 +157,12 @@ case $stats_table in
     *"uses-libtm.c:"*) ok "the installed libtm-stats resolves the block to uses-libtm.c:LINE" ;;
     *) fail "the installed libtm-stats does not name uses-libtm.c:"; echo "$stats_table" | sed 's/^/    /' ;;
 esac
+
+# The installed libtm-stats lists the registries it was installed with.
+listed=$("$prefix/bin/libtm-stats" --list managers 2>&1 | paste -sd ' ')
+[ "$listed" = "$("$libtm_src/tools/libtm-stats" --list managers | paste -sd ' ')" ] &&
+    ok "the installed libtm-stats --list managers: $listed" ||
+    fail "the installed libtm-stats --list managers prints: $listed"
 
 # gcc -static takes the installed libitm.a (pkg-config --static adds -pthread).
 # shellcheck disable=SC2046

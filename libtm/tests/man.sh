@@ -4,7 +4,8 @@
 #     (when mandoc is installed: scripts/deps.sh installs it), and lexgrog reads their NAME
 #     line (what mandb and apropos index);
 #   - they say what the code does: every LIBTM_* variable the runtime reads, every algorithm of
-#     src/algorithms.def, every contention manager of src/contention.c, every function of
+#     src/algorithms.def, every contention manager of src/managers.def (both as
+#     `tools/libtm-stats --list` prints them), every function of
 #     include/libtm.h and every abort reason of the statistics is described in libtm(7), and
 #     nothing else is listed as one; every option of `libtm-stats --help` is in libtm-stats(1);
 #     both name the version of include/libtm.h.
@@ -86,12 +87,12 @@ compare() {
 variables=$(grep -oh 'getenv("LIBTM_[A-Z_]*")' "$libtm_src"/src/*.c | sed 's/getenv("\(.*\)")/\1/')
 compare "environment variables" "$(section_tags ENVIRONMENT)" "$variables"
 
-algorithms=$(sed -n 's/^TM_ALGORITHM(\([a-z0-9_]*\),.*/\1/p' "$libtm_src/src/algorithms.def")
+algorithms=$("$libtm_src/tools/libtm-stats" --list algorithms)
 compare "algorithms" "$(section_tags Algorithms)" "$algorithms"
 algo_line=$(grep -o 'LIBTM_ALGO={[a-z0-9_|]*}' <<<"$text7" | head -n 1)
 compare "LIBTM_ALGO values" "$(sed 's/.*{\(.*\)}/\1/' <<<"$algo_line" | tr '|' ' ')" "$algorithms"
 
-managers=$(grep -o '\[CM_[A-Z]*\] = "[a-z]*"' "$libtm_src/src/contention.c" | sed 's/.*"\(.*\)"/\1/')
+managers=$("$libtm_src/tools/libtm-stats" --list managers)
 compare "contention managers" "$(section_tags 'Contention managers')" "$managers"
 cm_paragraph=$(awk '/^\.BI LIBTM_CM=/ { on = 1; next } on && /^\.TP/ { exit } on' "$page7" |
                grep -o '[a-z]\+' | sort -u)

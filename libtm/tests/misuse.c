@@ -3,9 +3,15 @@
  *   cancel-irrevocable  __transaction_cancel in a transaction that went irrevocable: abort()
  *   drop-references     _ITM_dropReferences (not supported, as in GCC's libitm): exit 1
  *   thread-exit         pthread_exit inside a (relaxed, irrevocable) transaction: exit 1
+ *   open-writes-parent-data  libtm_open's function writes what its enclosing transaction
+ *                       wrote (that one's rollback would undo it under the compensation):
+ *                       abort() (libtm only: found with dlsym)
+ *   open-null-function  libtm_open(NULL, ...): abort() (libtm only)
  * Reaching the end of a case is itself the failure "the runtime accepted the misuse". */
 #include "tmtest.h"
 
+#include <dlfcn.h>
+#include <libtm.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +54,43 @@ static void *exit_inside_transaction(void *arg)
     return NULL;
 }
 
+/* libtm's open nesting, found at run time so that the program also runs on GCC's libitm. */
+static libtm_open_t find_libtm_open(void)
+{
+    libtm_open_t open_fn = (libtm_open_t)dlsym(RTLD_DEFAULT, "libtm_open");
+    if (!open_fn)
+        tmtest_skip("the runtime has no libtm_open (GCC's libitm)");
+    return open_fn;
+}
+
+static long parent_written; /* read by main, or GCC drops the writes to it */
+
+LIBTM_SAFE static void write_parent_data(void *arg)
+{
+    parent_written = (long)arg;
+}
+
+static void open_writes_parent_data(void)
+{
+    libtm_open_t open_fn = find_libtm_open();
+    int cancel = shared_value < 0; /* never: only makes the transaction cancellable */
+    __transaction_atomic {
+        parent_written = 1;
+        open_fn(write_parent_data, (void *)2, NULL, NULL);
+        if (cancel)
+            __transaction_cancel;
+    }
+}
+
+static void open_null_function(void)
+{
+    libtm_open_t open_fn = find_libtm_open();
+    __transaction_atomic {
+        shared_value = 5;
+        open_fn(NULL, NULL, NULL, NULL);
+    }
+}
+
 static void thread_exit(void)
 {
     pthread_t thread;
@@ -59,11 +102,12 @@ static void thread_exit(void)
 int main(int argc, char **argv)
 {
     tmtest_init(argc, argv,
-                "Runs one misuse case: cancel-irrevocable | drop-references | thread-exit\n"
+                "Runs one misuse case: cancel-irrevocable | drop-references | thread-exit |\n"
+                "open-writes-parent-data | open-null-function\n"
                 "(or \"runtime\": prints the loaded runtime's _ITM_libraryVersion()).");
     if (argc != 2) {
-        fprintf(stderr, "misuse: give one case: cancel-irrevocable, drop-references or "
-                        "thread-exit (see --help)\n");
+        fprintf(stderr, "misuse: give one case: cancel-irrevocable, drop-references, "
+                        "thread-exit, open-writes-parent-data or open-null-function (see --help)\n");
         return 2;
     }
     if (strcmp(argv[1], "runtime") == 0) { /* which runtime is loaded, for misuse.sh */
@@ -76,10 +120,15 @@ int main(int argc, char **argv)
         drop_references();
     else if (strcmp(argv[1], "thread-exit") == 0)
         thread_exit();
+    else if (strcmp(argv[1], "open-writes-parent-data") == 0)
+        open_writes_parent_data();
+    else if (strcmp(argv[1], "open-null-function") == 0)
+        open_null_function();
     else {
         fprintf(stderr, "misuse: unknown case \"%s\" (see --help)\n", argv[1]);
         return 2;
     }
-    printf("misuse: the runtime accepted %s and the program went on\n", argv[1]);
+    printf("misuse: the runtime accepted %s and the program went on (%ld)\n", argv[1],
+           parent_written);
     return 3;
 }

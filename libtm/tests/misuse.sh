@@ -53,6 +53,10 @@ check() {
 check cancel-irrevocable 134 "killed by SIGABRT: cancelling is impossible once irrevocable"
 check drop-references 1 "_ITM_dropReferences is not supported"
 check thread-exit 1 "a thread exited inside a transaction"
+if [ "$runtime" = libtm ]; then # libtm's open nesting (GCC's libitm has none)
+    check open-writes-parent-data 134 "an open transaction wrote its enclosing transaction's data"
+    check open-null-function 134 "libtm_open without a function"
+fi
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures misuse case(s) failed on $runtime"

@@ -23,12 +23,28 @@ typedef struct qw_entity_state {
 
 /* Writes the delta from `from` to `to` (to->number is sent). Nothing is written when nothing
  * changed unless `force` (new entities must always be sent). */
-QW_TM_SAFE void qw_entity_delta_write(qw_sizebuf *sb, const qw_entity_state *from,
+LIBTM_SAFE void qw_entity_delta_write(qw_sizebuf *sb, const qw_entity_state *from,
                                       const qw_entity_state *to, bool force);
 /* Writes the removal of entity `number`. */
-QW_TM_SAFE void qw_entity_delta_write_remove(qw_sizebuf *sb, int number);
+LIBTM_SAFE void qw_entity_delta_write_remove(qw_sizebuf *sb, int number);
 
-/* Reads the fields of one delta whose 16-bit `word` was already read (and is not 0 and has
+/* One entry of an entity list as it stands on the wire, before a base is known: the
+ * entity, whether it is removed, which fields it changes (bits: the U_* of the word and of
+ * the optional second byte) and their new values (in `fields`, the others zero). */
+typedef struct qw_entity_delta {
+    int number;
+    bool remove;
+    int bits;
+    qw_entity_state fields;
+} qw_entity_delta;
+
+/* Reads the rest of the entry whose 16-bit `word` (not 0) was already read. False on
+ * truncation. */
+bool qw_entity_delta_read_fields(qw_msgreader *r, int word, qw_entity_delta *d);
+/* to = from with the delta's changes (to->number the delta's; not for a removal). */
+void qw_entity_delta_apply(const qw_entity_state *from, const qw_entity_delta *d,
+                           qw_entity_state *to);
+/* Both: reads the fields of one delta whose `word` was already read (and is not 0 and has
  * no U_REMOVE): to = from + changes, to->number = word & 511. False on truncation. */
 bool qw_entity_delta_read(qw_msgreader *r, int word, const qw_entity_state *from,
                           qw_entity_state *to);

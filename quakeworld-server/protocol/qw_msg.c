@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-QW_TM_SAFE void qw_sizebuf_init(qw_sizebuf *sb, uint8_t *data, size_t maxsize)
+LIBTM_SAFE void qw_sizebuf_init(qw_sizebuf *sb, uint8_t *data, size_t maxsize)
 {
     sb->data = data;
     sb->maxsize = maxsize;
@@ -11,13 +11,13 @@ QW_TM_SAFE void qw_sizebuf_init(qw_sizebuf *sb, uint8_t *data, size_t maxsize)
     sb->overflowed = false;
 }
 
-QW_TM_SAFE void qw_sizebuf_clear(qw_sizebuf *sb)
+LIBTM_SAFE void qw_sizebuf_clear(qw_sizebuf *sb)
 {
     sb->cursize = 0;
     sb->overflowed = false;
 }
 
-QW_TM_SAFE uint8_t *qw_sizebuf_reserve(qw_sizebuf *sb, size_t len)
+LIBTM_SAFE uint8_t *qw_sizebuf_reserve(qw_sizebuf *sb, size_t len)
 {
     if (len > sb->maxsize - sb->cursize) {
         sb->overflowed = true;
@@ -28,24 +28,24 @@ QW_TM_SAFE uint8_t *qw_sizebuf_reserve(qw_sizebuf *sb, size_t len)
     return p;
 }
 
-QW_TM_SAFE size_t qw_sizebuf_free_space(const qw_sizebuf *sb)
+LIBTM_SAFE size_t qw_sizebuf_free_space(const qw_sizebuf *sb)
 {
     return sb->maxsize - sb->cursize;
 }
 
-QW_TM_SAFE void qw_write_byte(qw_sizebuf *sb, int c)
+LIBTM_SAFE void qw_write_byte(qw_sizebuf *sb, int c)
 {
     uint8_t *p = qw_sizebuf_reserve(sb, 1);
     if (p)
         p[0] = (uint8_t)c;
 }
 
-QW_TM_SAFE void qw_write_char(qw_sizebuf *sb, int c)
+LIBTM_SAFE void qw_write_char(qw_sizebuf *sb, int c)
 {
     qw_write_byte(sb, c);
 }
 
-QW_TM_SAFE void qw_write_short(qw_sizebuf *sb, int c)
+LIBTM_SAFE void qw_write_short(qw_sizebuf *sb, int c)
 {
     uint8_t *p = qw_sizebuf_reserve(sb, 2);
     if (p) {
@@ -54,7 +54,7 @@ QW_TM_SAFE void qw_write_short(qw_sizebuf *sb, int c)
     }
 }
 
-QW_TM_SAFE void qw_write_long(qw_sizebuf *sb, int32_t c)
+LIBTM_SAFE void qw_write_long(qw_sizebuf *sb, int32_t c)
 {
     uint8_t *p = qw_sizebuf_reserve(sb, 4);
     if (p) {
@@ -66,14 +66,14 @@ QW_TM_SAFE void qw_write_long(qw_sizebuf *sb, int32_t c)
     }
 }
 
-QW_TM_SAFE void qw_write_float(qw_sizebuf *sb, float f)
+LIBTM_SAFE void qw_write_float(qw_sizebuf *sb, float f)
 {
     union { float f; int32_t i; } u;
     u.f = f;
     qw_write_long(sb, u.i);
 }
 
-QW_TM_SAFE size_t qw_strlen(const char *s)
+LIBTM_SAFE size_t qw_strlen(const char *s)
 {
     size_t n = 0;
     while (s[n])
@@ -81,7 +81,7 @@ QW_TM_SAFE size_t qw_strlen(const char *s)
     return n;
 }
 
-QW_TM_SAFE size_t qw_strlcpy(char *dst, const char *src, size_t size)
+LIBTM_SAFE size_t qw_strlcpy(char *dst, const char *src, size_t size)
 {
     size_t n = 0;
     while (src[n] && n + 1 < size) {
@@ -92,7 +92,7 @@ QW_TM_SAFE size_t qw_strlcpy(char *dst, const char *src, size_t size)
     return n;
 }
 
-QW_TM_SAFE void qw_write_string(qw_sizebuf *sb, const char *s)
+LIBTM_SAFE void qw_write_string(qw_sizebuf *sb, const char *s)
 {
     if (!s)
         s = "";
@@ -100,22 +100,22 @@ QW_TM_SAFE void qw_write_string(qw_sizebuf *sb, const char *s)
 }
 
 /* Quake converts with C truncation toward zero; keep that so both ends agree bit for bit. */
-QW_TM_SAFE void qw_write_coord(qw_sizebuf *sb, float f)
+LIBTM_SAFE void qw_write_coord(qw_sizebuf *sb, float f)
 {
     qw_write_short(sb, (int)(f * 8.0f));
 }
 
-QW_TM_SAFE void qw_write_angle8(qw_sizebuf *sb, float degrees)
+LIBTM_SAFE void qw_write_angle8(qw_sizebuf *sb, float degrees)
 {
     qw_write_byte(sb, ((int)(degrees * 256.0f / 360.0f)) & 255);
 }
 
-QW_TM_SAFE void qw_write_angle16(qw_sizebuf *sb, float degrees)
+LIBTM_SAFE void qw_write_angle16(qw_sizebuf *sb, float degrees)
 {
     qw_write_short(sb, ((int)(degrees * 65536.0f / 360.0f)) & 65535);
 }
 
-QW_TM_SAFE void qw_write_data(qw_sizebuf *sb, const void *data, size_t len)
+LIBTM_SAFE void qw_write_data(qw_sizebuf *sb, const void *data, size_t len)
 {
     uint8_t *p = qw_sizebuf_reserve(sb, len);
     if (p && len)
@@ -249,4 +249,27 @@ bool qw_read_data(qw_msgreader *r, void *out, size_t len)
         memcpy(out, r->data + r->pos, len);
     r->pos += len;
     return true;
+}
+
+const char *qw_read_string_ref(qw_msgreader *r, size_t limit)
+{
+    if (r->bad)
+        return "";
+    const uint8_t *start = r->data + r->pos;
+    const uint8_t *nul = memchr(start, 0, r->size - r->pos);
+    if (!nul || (size_t)(nul - start) + 1 > limit) {
+        r->bad = true;
+        return "";
+    }
+    r->pos += (size_t)(nul - start) + 1;
+    return (const char *)start;
+}
+
+const uint8_t *qw_read_ref(qw_msgreader *r, size_t len)
+{
+    if (!reader_has(r, len))
+        return NULL;
+    const uint8_t *p = r->data + r->pos;
+    r->pos += len;
+    return p;
 }

@@ -20,28 +20,28 @@ typedef struct qw_sizebuf {
     bool overflowed;
 } qw_sizebuf;
 
-QW_TM_SAFE void qw_sizebuf_init(qw_sizebuf *sb, uint8_t *data, size_t maxsize);
-QW_TM_SAFE void qw_sizebuf_clear(qw_sizebuf *sb);
+LIBTM_SAFE void qw_sizebuf_init(qw_sizebuf *sb, uint8_t *data, size_t maxsize);
+LIBTM_SAFE void qw_sizebuf_clear(qw_sizebuf *sb);
 /* Room for len bytes, or NULL (and overflowed set) when it does not fit. */
-QW_TM_SAFE uint8_t *qw_sizebuf_reserve(qw_sizebuf *sb, size_t len);
-QW_TM_SAFE size_t qw_sizebuf_free_space(const qw_sizebuf *sb);
+LIBTM_SAFE uint8_t *qw_sizebuf_reserve(qw_sizebuf *sb, size_t len);
+LIBTM_SAFE size_t qw_sizebuf_free_space(const qw_sizebuf *sb);
 
-QW_TM_SAFE void qw_write_byte(qw_sizebuf *sb, int c);
-QW_TM_SAFE void qw_write_char(qw_sizebuf *sb, int c);
-QW_TM_SAFE void qw_write_short(qw_sizebuf *sb, int c);
-QW_TM_SAFE void qw_write_long(qw_sizebuf *sb, int32_t c);
-QW_TM_SAFE void qw_write_float(qw_sizebuf *sb, float f);
+LIBTM_SAFE void qw_write_byte(qw_sizebuf *sb, int c);
+LIBTM_SAFE void qw_write_char(qw_sizebuf *sb, int c);
+LIBTM_SAFE void qw_write_short(qw_sizebuf *sb, int c);
+LIBTM_SAFE void qw_write_long(qw_sizebuf *sb, int32_t c);
+LIBTM_SAFE void qw_write_float(qw_sizebuf *sb, float f);
 /* Writes s and its NUL (NULL writes just the NUL). */
-QW_TM_SAFE void qw_write_string(qw_sizebuf *sb, const char *s);
-QW_TM_SAFE void qw_write_coord(qw_sizebuf *sb, float f);
-QW_TM_SAFE void qw_write_angle8(qw_sizebuf *sb, float degrees);
-QW_TM_SAFE void qw_write_angle16(qw_sizebuf *sb, float degrees);
-QW_TM_SAFE void qw_write_data(qw_sizebuf *sb, const void *data, size_t len);
+LIBTM_SAFE void qw_write_string(qw_sizebuf *sb, const char *s);
+LIBTM_SAFE void qw_write_coord(qw_sizebuf *sb, float f);
+LIBTM_SAFE void qw_write_angle8(qw_sizebuf *sb, float degrees);
+LIBTM_SAFE void qw_write_angle16(qw_sizebuf *sb, float degrees);
+LIBTM_SAFE void qw_write_data(qw_sizebuf *sb, const void *data, size_t len);
 
 /* Length of a NUL-terminated string without strlen (which is not transaction_safe). */
-QW_TM_SAFE size_t qw_strlen(const char *s);
+LIBTM_SAFE size_t qw_strlen(const char *s);
 /* Copies at most size-1 chars and always terminates (size > 0). Returns the length copied. */
-QW_TM_SAFE size_t qw_strlcpy(char *dst, const char *src, size_t size);
+LIBTM_SAFE size_t qw_strlcpy(char *dst, const char *src, size_t size);
 
 /* Reader. Every read past the end sets `bad` and returns -1 (integers), 0 (floats) or ""
  * (strings); once bad, all later reads fail the same way, so a parser may check once. */
@@ -69,5 +69,10 @@ const char *qw_read_string(qw_msgreader *r, char *buf, size_t bufsize);
 const char *qw_read_string_or_end(qw_msgreader *r, char *buf, size_t bufsize);
 /* Copies len bytes; sets bad (and copies nothing) when fewer remain. */
 bool qw_read_data(qw_msgreader *r, void *out, size_t len);
+/* In place (valid as long as the message is): the string at the read position, checked as
+ * qw_read_string checks it with a buffer of `limit` bytes ("" and bad when it fails), and
+ * len bytes (NULL and bad when fewer remain). */
+const char *qw_read_string_ref(qw_msgreader *r, size_t limit);
+const uint8_t *qw_read_ref(qw_msgreader *r, size_t len);
 
 #endif

@@ -113,7 +113,7 @@ size_t qw_netchan_transmit(qw_netchan *nc, const uint8_t *unreliable, size_t unr
     return send.cursize;
 }
 
-QW_TM_SAFE bool qw_netchan_reliable_overflowed(const qw_netchan *nc)
+LIBTM_SAFE bool qw_netchan_reliable_overflowed(const qw_netchan *nc)
 {
     return nc->message.overflowed;
 }

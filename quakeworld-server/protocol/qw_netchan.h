@@ -67,7 +67,7 @@ size_t qw_netchan_transmit(qw_netchan *nc, const uint8_t *unreliable, size_t unr
                            uint8_t *out, size_t outsize);
 
 /* True if queued reliable data did not fit (the connection is then unusable: drop it). */
-QW_TM_SAFE bool qw_netchan_reliable_overflowed(const qw_netchan *nc);
+LIBTM_SAFE bool qw_netchan_reliable_overflowed(const qw_netchan *nc);
 /* True when a reliable block would be sent now or is waiting for its acknowledgement. */
 bool qw_netchan_reliable_pending(const qw_netchan *nc);
 

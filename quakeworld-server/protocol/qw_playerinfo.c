@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-QW_TM_SAFE void qw_playerinfo_write(qw_sizebuf *sb, const qw_playerinfo *pi, bool to_self,
+LIBTM_SAFE void qw_playerinfo_write(qw_sizebuf *sb, const qw_playerinfo *pi, bool to_self,
                          int player_modelindex)
 {
     static const qw_usercmd nullcmd;

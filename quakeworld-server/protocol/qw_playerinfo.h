@@ -28,7 +28,7 @@ typedef struct qw_playerinfo {
 /* Writes svc_playerinfo + fields. `to_self` omits msec/command and adds the weapon frame;
  * `player_modelindex` is the model the client assumes (progs/player.mdl), other models
  * are sent explicitly. */
-QW_TM_SAFE void qw_playerinfo_write(qw_sizebuf *sb, const qw_playerinfo *pi, bool to_self,
+LIBTM_SAFE void qw_playerinfo_write(qw_sizebuf *sb, const qw_playerinfo *pi, bool to_self,
                                     int player_modelindex);
 /* Reads the fields after the svc_playerinfo byte. False on truncation. */
 bool qw_playerinfo_read(qw_msgreader *r, qw_playerinfo *pi);

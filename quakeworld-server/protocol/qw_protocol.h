@@ -1,13 +1,14 @@
 /* QuakeWorld protocol 28: the constants both ends of the wire agree on.
  * Facts from shared/docs/quakeworld.md (restated from the public GPL sources, not copied).
- * Everything in libqwproto is compiled with -fgnu-tm: functions marked QW_TM_SAFE have
+ * Everything in libqwproto is compiled with -fgnu-tm: functions marked LIBTM_SAFE have
  * transactional clones, so programs linking libqwproto.a also link -litm
  * ($(LIBTM_LDFLAGS) -litm, or plain -litm for GCC's libitm). */
 #ifndef QW_PROTOCOL_H
 #define QW_PROTOCOL_H
 
-/* Marks functions callable inside __transaction_atomic blocks (harmless without -fgnu-tm). */
-#define QW_TM_SAFE __attribute__((transaction_safe))
+/* LIBTM_SAFE marks functions callable inside __transaction_atomic blocks (harmless without
+ * -fgnu-tm). */
+#include <libtm.h>
 
 #define QW_PROTOCOL_VERSION 28
 #define QW_PORT_SERVER 27500

@@ -1,7 +1,7 @@
 /* usercmd delta coding (see qw_usercmd.h). */
 #include "qw_usercmd.h"
 
-QW_TM_SAFE void qw_usercmd_write_delta(qw_sizebuf *sb, const qw_usercmd *from, const qw_usercmd *to)
+LIBTM_SAFE void qw_usercmd_write_delta(qw_sizebuf *sb, const qw_usercmd *from, const qw_usercmd *to)
 {
     int bits = 0;
     if (to->angles[0] != from->angles[0])

@@ -19,7 +19,7 @@ typedef struct qw_usercmd {
 } qw_usercmd;
 
 /* Writes `to` coded against `from` (from = all zero for the first command of a move). */
-QW_TM_SAFE void qw_usercmd_write_delta(qw_sizebuf *sb, const qw_usercmd *from,
+LIBTM_SAFE void qw_usercmd_write_delta(qw_sizebuf *sb, const qw_usercmd *from,
                                        const qw_usercmd *to);
 /* Reads a command coded against `from`; returns false (reader bad) on truncation. */
 bool qw_usercmd_read_delta(qw_msgreader *r, const qw_usercmd *from, qw_usercmd *to);

@@ -1,19 +1,5 @@
-/* qwsv: shared types and globals of the server.
- *
- * Ownership (who may write what, phase by phase; see sv_frame.c for the phases):
- *   sv_client   owned by its worker (client->worker), except `reliable` (sv_reliable.h),
- *               which any worker may append to inside a critical section.
- *   sv_player   game state of a client's player: written in RP inside CS_MOVE_COMMAND /
- *               CS_SPAWN_PLAYER (any worker: damage hits other players), read in S.
- *   sv_entity   non-player entities (items, rockets): U (master) and RP inside
- *               CS_MOVE_COMMAND (pickups, firing rockets).
- *   sv.events   the global state buffer (temp entities, sounds): U and RP inside
- *               CS_MOVE_COMMAND; read by everybody in S.
- *   Client slots are created and freed only by the master outside RP/S.
- * With -sched lpt (sv_sched.h) the owner of a client and its player is the worker of the
- * frame's job that holds it, which alone writes them (and the job's items and triggers) in
- * RP, with no section needed; broadcasts and events go to per-worker outboxes and event
- * parts; the areanode tree and what reaches further wait for the serial phase. */
+/* qwsv: shared types and globals of the server. Who may write what, and when, is in
+ * sync/critical_sections.h (the server's concurrency rules). */
 #ifndef SV_SERVER_H
 #define SV_SERVER_H
 
@@ -32,12 +18,12 @@
 #include "qw_netchan.h"
 #include "qw_protocol.h"
 #include "qw_usercmd.h"
-#include "critical_sections.h"
+#include "sync/critical_sections.h"
 
 #define SV_MAX_THREADS 16
 /* Player slots. QuakeWorld clients know QW_MAX_CLIENTS (32): slots from 32 on go only to
  * clients that say "bigslots" in their userinfo (qwbot), and nothing about a player in such a
- * slot is sent to the others (sv_client.h). Slots must fit the byte of svc_playerinfo. */
+ * slot is sent to the others (net/client.h). Slots must fit the byte of svc_playerinfo. */
 #define SV_MAX_CLIENTS 192
 #define SV_MAX_ENTITIES 512          /* entity numbers must fit 9 bits on the wire */
 /* Players are entities 1..32 as in QuakeWorld (slot + 1); a player in a big slot has no
@@ -85,7 +71,7 @@ typedef struct sv_resume {
     bool pending;
     int packet;                       /* inbox packet to go on with (its netchan is done) */
     int offset;                       /* its payload's place after the netchan header */
-    int step;                         /* its first step not run (sv_packet.c) */
+    int step;                         /* its first step not run (net/inbox.c) */
     int packets;                      /* the inbox packets that are the job's */
 } sv_resume;
 
@@ -117,7 +103,7 @@ typedef struct sv_client {
     double cost_per_packet;           /* seconds a packet of it took in RP (moving average;
                                          a job's weight with -jobweight cost) */
 
-    sv_reliable reliable;             /* shared: see sv_reliable.h */
+    sv_reliable reliable;             /* shared: see net/reliable.h */
 
     qw_usercmd lastcmd;
     double last_cmd_time;             /* sv time of the last command (playerinfo msec) */
@@ -285,8 +271,8 @@ typedef struct sv_options {
     const char *map;
     int threads;
     sv_sync_mode sync;
-    int sched;                        /* sv_sched_mode (sv_sched.h) */
-    int job_weight;                   /* sv_job_weight (sv_jobs.h) */
+    int sched;                        /* sv_sched_mode (sched/sched.h) */
+    int job_weight;                   /* sv_job_weight (sched/jobs.h) */
     const char *frame_csv;            /* -framecsv FILE, NULL = none */
     int maxclients;
     double stats_interval;
@@ -345,7 +331,7 @@ typedef struct sv_server {
 
     /* [frame % SV_EVENT_FRAMES][part]: part 0 holds what U, the serial phase and (with
      * -sched static) every critical section write; with -sched lpt each worker's jobs write
-     * the worker's own part during RP (sv_events.c) */
+     * the worker's own part during RP (net/events.c) */
     sv_event_frame events[SV_EVENT_FRAMES][SV_MAX_THREADS];
     int next_userid;
     int next_worker;
@@ -356,9 +342,20 @@ typedef struct sv_server {
 
 extern sv_server sv;
 
+/* A worker's request that the master drop one of its clients at the next U (only the master
+ * frees slots: sv_client_free in net/client.h, which also takes the player out of the game).
+ * The first reason given is kept; later ones are ignored. */
+static inline void sv_client_request_drop(sv_client *cl, const char *reason)
+{
+    if (!cl->drop_requested) {
+        cl->drop_requested = true;
+        qw_strlcpy(cl->drop_reason, reason, sizeof cl->drop_reason);
+    }
+}
+
 /* The entity number of player `slot` in sounds: slot + 1, as in QuakeWorld; a big slot has
  * none, its sounds come from the world (entity 0) at the player's place. */
-QW_TM_SAFE static inline int sv_player_entnum(int slot)
+LIBTM_SAFE static inline int sv_player_entnum(int slot)
 {
     return slot < QW_MAX_CLIENTS ? slot + 1 : 0;
 }

@@ -52,13 +52,13 @@ void qw_area_enable_list_locks(qw_area *area)
 
 /* Pure: the mutex is no transactional memory, and list_lock is NULL in the transactional
  * modes (they never enable the locks), so inside a transaction these return at once. */
-QW_TM_PURE static void lock_list(const qw_areanode *node)
+LIBTM_PURE static void lock_list(const qw_areanode *node)
 {
     if (node->list_lock)
         pthread_mutex_lock(node->list_lock);
 }
 
-QW_TM_PURE static void unlock_list(const qw_areanode *node)
+LIBTM_PURE static void unlock_list(const qw_areanode *node)
 {
     if (node->list_lock)
         pthread_mutex_unlock(node->list_lock);
@@ -79,7 +79,7 @@ void qw_area_object_init(qw_area_object *obj)
     obj->num_leafs = 0;
 }
 
-QW_TM_SAFE void qw_area_unlink_object(qw_area_object *obj)
+LIBTM_SAFE void qw_area_unlink_object(qw_area_object *obj)
 {
     qw_areanode *node = obj->node;
     if (!node)
@@ -95,7 +95,7 @@ QW_TM_SAFE void qw_area_unlink_object(qw_area_object *obj)
 
 /* The deepest node whose region holds the box whole. Pure: like nodes_meeting_box below, it
  * reads only the tree's shape, which qw_area_init alone writes; absmin/absmax: locals. */
-QW_TM_PURE static qw_areanode *node_holding_box(qw_area *area, const float absmin[3],
+LIBTM_PURE static qw_areanode *node_holding_box(qw_area *area, const float absmin[3],
                                                 const float absmax[3])
 {
     qw_areanode *node = &area->nodes[0];
@@ -112,7 +112,7 @@ QW_TM_PURE static qw_areanode *node_holding_box(qw_area *area, const float absmi
 
 /* Whether obj's box is already absmin..absmax (read under its node's lock, as writers write
  * it; the caller knows obj stays in that node). */
-QW_TM_SAFE static bool same_box(const qw_area_object *obj, const float absmin[3],
+LIBTM_SAFE static bool same_box(const qw_area_object *obj, const float absmin[3],
                                 const float absmax[3])
 {
     lock_list(obj->node);
@@ -123,7 +123,7 @@ QW_TM_SAFE static bool same_box(const qw_area_object *obj, const float absmin[3]
     return same;
 }
 
-QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
+LIBTM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
 {
     /* Widened by 1 so that objects exactly touching still find each other. Computed in locals:
      * the (pure) leaf search must not see the shared object, only private copies. */
@@ -177,14 +177,14 @@ QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
     obj->list = head;
 }
 
-QW_TM_SAFE void qw_area_set_solid(qw_area *area, qw_area_object *obj, int solid)
+LIBTM_SAFE void qw_area_set_solid(qw_area *area, qw_area_object *obj, int solid)
 {
     qw_area_unlink_object(obj);
     obj->solid = solid;
     qw_area_link_object(area, obj);
 }
 
-QW_TM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3])
+LIBTM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3])
 {
     for (int i = 0; i < 3; i++)
         if (obj->origin[i] != new_origin[i]) /* no store when it stays: see link_object */
@@ -192,12 +192,12 @@ QW_TM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const 
     qw_area_link_object(area, obj);
 }
 
-QW_TM_SAFE static inline qw_area_object *object_of(qw_area_link *link)
+LIBTM_SAFE static inline qw_area_object *object_of(qw_area_link *link)
 {
     return (qw_area_object *)((char *)link - offsetof(qw_area_object, area));
 }
 
-QW_TM_SAFE static int boxes_overlap(const float amin[3], const float amax[3], const float bmin[3],
+LIBTM_SAFE static int boxes_overlap(const float amin[3], const float amax[3], const float bmin[3],
                                     const float bmax[3])
 {
     for (int i = 0; i < 3; i++)
@@ -211,7 +211,7 @@ QW_TM_SAFE static int boxes_overlap(const float amin[3], const float amax[3], co
  * Pure: the tree's shape (axis, dist, children) is written only by qw_area_init, so walking it
  * needs no barriers while other threads relink objects (which changes only the nodes' lists);
  * mins/maxs must be the caller's locals. */
-QW_TM_PURE static int nodes_meeting_box(const qw_areanode *node, const float mins[3],
+LIBTM_PURE static int nodes_meeting_box(const qw_areanode *node, const float mins[3],
                                         const float maxs[3], const qw_areanode **out, int count)
 {
     out[count++] = node;
@@ -224,7 +224,7 @@ QW_TM_PURE static int nodes_meeting_box(const qw_areanode *node, const float min
     return count;
 }
 
-QW_TM_PURE qw_area_nodeset qw_area_nodes_meeting(const qw_area *area, const float mins[3],
+LIBTM_PURE qw_area_nodeset qw_area_nodes_meeting(const qw_area *area, const float mins[3],
                                                  const float maxs[3], int leaves_only)
 {
     const qw_areanode *nodes[QW_AREA_NODES];
@@ -236,7 +236,7 @@ QW_TM_PURE qw_area_nodeset qw_area_nodes_meeting(const qw_area *area, const floa
     return set;
 }
 
-QW_TM_PURE qw_area_nodeset qw_area_all_leaves(const qw_area *area)
+LIBTM_PURE qw_area_nodeset qw_area_all_leaves(const qw_area *area)
 {
     qw_area_nodeset set = 0;
     for (int i = 0; i < area->num_nodes; i++)
@@ -245,7 +245,7 @@ QW_TM_PURE qw_area_nodeset qw_area_all_leaves(const qw_area *area)
     return set;
 }
 
-QW_TM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const float maxs[3],
+LIBTM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const float maxs[3],
                                  int kind, qw_area_object **out, int max)
 {
     float lo[3], hi[3];  /* private copies for the pure walk (callers may pass an absmin) */
@@ -273,7 +273,7 @@ QW_TM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const
     return count;
 }
 
-QW_TM_SAFE void qw_trace_object(const qw_bsp *bsp, const qw_area_object *obj,
+LIBTM_SAFE void qw_trace_object(const qw_bsp *bsp, const qw_area_object *obj,
                                 const float start[3], const float mins[3], const float maxs[3],
                                 const float end[3], qw_trace *tr)
 {
@@ -302,7 +302,7 @@ typedef struct move_clip {
 
 /* Clips the move against the blocking objects listed in one node. Returns 0 once the trace is
  * all in solid (nothing can change it any more), else 1. */
-QW_TM_SAFE static int clip_to_node(const qw_areanode *node, move_clip *clip)
+LIBTM_SAFE static int clip_to_node(const qw_areanode *node, move_clip *clip)
 {
     const qw_area_link *head = &node->solid_objects;
     for (qw_area_link *l = head->next; l != head; l = l->next) {
@@ -341,7 +341,7 @@ QW_TM_SAFE static int clip_to_node(const qw_areanode *node, move_clip *clip)
 }
 
 /* Clips against every object in the nodes the move's bounds meet (Quake's SV_ClipToLinks). */
-QW_TM_SAFE static void clip_to_links(const qw_area *area, move_clip *clip)
+LIBTM_SAFE static void clip_to_links(const qw_area *area, move_clip *clip)
 {
     const qw_areanode *nodes[QW_AREA_NODES];
     int num_nodes = nodes_meeting_box(&area->nodes[0], clip->boxmins, clip->boxmaxs, nodes, 0);
@@ -354,7 +354,7 @@ QW_TM_SAFE static void clip_to_links(const qw_area *area, move_clip *clip)
     }
 }
 
-QW_TM_SAFE void qw_world_move(const qw_area *area, const float start[3], const float mins[3],
+LIBTM_SAFE void qw_world_move(const qw_area *area, const float start[3], const float mins[3],
                               const float maxs[3], const float end[3], int move_type,
                               const qw_area_object *pass_object, qw_trace *tr)
 {

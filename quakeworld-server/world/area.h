@@ -97,10 +97,10 @@ void qw_area_enable_list_locks(qw_area *area);
 
 /* The nodes whose region meets mins..maxs (X/Y only: nodes split the world in X and Y, each
  * holds its full height); leaves_only: only the leaf nodes among them. */
-QW_TM_PURE qw_area_nodeset qw_area_nodes_meeting(const qw_area *area, const float mins[3],
+LIBTM_PURE qw_area_nodeset qw_area_nodes_meeting(const qw_area *area, const float mins[3],
                                                  const float maxs[3], int leaves_only);
 /* Every leaf node of the tree. */
-QW_TM_PURE qw_area_nodeset qw_area_all_leaves(const qw_area *area);
+LIBTM_PURE qw_area_nodeset qw_area_all_leaves(const qw_area *area);
 
 /* Prepares an object for use (empty links, not linked). Call once before filling it. */
 void qw_area_object_init(qw_area_object *obj);
@@ -108,29 +108,29 @@ void qw_area_object_init(qw_area_object *obj);
 /* Links obj by its current origin/mins/maxs/solid (an object already linked moves to the node
  * its new box belongs to; one that stays in its node keeps its place in the list). Objects
  * with QW_SOLID_NOT are linked into no list but still get their absmin/absmax and leafs. */
-QW_TM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj);
-QW_TM_SAFE void qw_area_unlink_object(qw_area_object *obj);
+LIBTM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj);
+LIBTM_SAFE void qw_area_unlink_object(qw_area_object *obj);
 /* Changes obj's solid type and relinks it (the type decides the list it is in, so it is
  * changed while the object is in none). */
-QW_TM_SAFE void qw_area_set_solid(qw_area *area, qw_area_object *obj, int solid);
+LIBTM_SAFE void qw_area_set_solid(qw_area *area, qw_area_object *obj, int solid);
 /* Moves obj to new_origin and relinks it. */
-QW_TM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3]);
+LIBTM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3]);
 
 /* Lists in out[0..max) the objects of the given kind whose absmin/absmax overlap mins..maxs;
  * returns how many there are (may exceed max: only max are written). kind: QW_SOLID_TRIGGER
  * for triggers, anything else for the blocking objects. */
-QW_TM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const float maxs[3],
+LIBTM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const float maxs[3],
                                  int kind, qw_area_object **out, int max);
 
 /* Traces the box mins..maxs from start to end against the world and every linked blocking
  * object, skipping pass_object, objects it owns and its own owner. The trace's ent is the
  * object hit (NULL = world or nothing). */
-QW_TM_SAFE void qw_world_move(const qw_area *area, const float start[3], const float mins[3],
+LIBTM_SAFE void qw_world_move(const qw_area *area, const float start[3], const float mins[3],
                               const float maxs[3], const float end[3], int move_type,
                               const qw_area_object *pass_object, qw_trace *tr);
 
 /* Traces against a single linked object (brush model or box). */
-QW_TM_SAFE void qw_trace_object(const qw_bsp *bsp, const qw_area_object *obj,
+LIBTM_SAFE void qw_trace_object(const qw_bsp *bsp, const qw_area_object *obj,
                                 const float start[3], const float mins[3], const float maxs[3],
                                 const float end[3], qw_trace *tr);
 

@@ -1,7 +1,7 @@
 /* BSP29 loader: reads the lumps the server needs into native structs, checking every offset,
  * length, count and index so that traces over the result can never leave the arrays. */
 #include "bsp.h"
-#include "md4.h"
+#include "qw_map_checksum.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -59,8 +59,8 @@ static float rd_f32(const uint8_t *p)
     return f;
 }
 
-/* Checks the header: version and that every lump lies inside the file. Shared with the
- * checksum code, which must reject the same files. */
+/* Checks the header: version and that every lump lies inside the file (what
+ * qw_map_checksums checks too, with no message). */
 static int read_header(loader *ld)
 {
     if (ld->len < 4 + 8 * QW_BSP_NUM_LUMPS) {
@@ -387,7 +387,7 @@ qw_bsp *qw_bsp_load_memory(const uint8_t *file, size_t len, const char *name,
         return NULL;
     }
     setup_world_hulls(bsp);
-    qw_bsp_checksums(file, len, &bsp->checksum, &bsp->checksum2);
+    qw_map_checksums(file, len, &bsp->checksum, &bsp->checksum2);
     return bsp;
 }
 
@@ -440,14 +440,14 @@ const char *qw_bsp_entity_string(const qw_bsp *bsp) { return bsp->entities; }
 
 int qw_bsp_num_submodels(const qw_bsp *bsp) { return bsp->num_models - 1; }
 
-QW_TM_PURE const qw_bsp_model *qw_bsp_get_model(const qw_bsp *bsp, int index)
+LIBTM_PURE const qw_bsp_model *qw_bsp_get_model(const qw_bsp *bsp, int index)
 {
     if (index < 0 || index >= bsp->num_models)
         return NULL;
     return &bsp->models[index];
 }
 
-QW_TM_PURE int qw_bsp_model_hull(const qw_bsp *bsp, int index, int hullnum, qw_bsp_hull *out)
+LIBTM_PURE int qw_bsp_model_hull(const qw_bsp *bsp, int index, int hullnum, qw_bsp_hull *out)
 {
     if (index < 0 || index >= bsp->num_models || hullnum < 0 || hullnum >= QW_MAX_HULLS)
         return -1;
@@ -465,27 +465,5 @@ QW_TM_PURE int qw_bsp_model_hull(const qw_bsp *bsp, int index, int hullnum, qw_b
         out->clip_mins[k] = qw_hull_mins[hullnum][k];
         out->clip_maxs[k] = qw_hull_maxs[hullnum][k];
     }
-    return 0;
-}
-
-int qw_bsp_checksums(const uint8_t *file, size_t len, uint32_t *checksum, uint32_t *checksum2)
-{
-    loader ld = {.file = file, .len = len, .name = "(checksum)"};
-    if (read_header(&ld) < 0)
-        return -1;
-    uint32_t sum = 0, sum2 = 0;
-    for (int i = 0; i < QW_BSP_NUM_LUMPS; i++) {
-        if (i == QW_LUMP_ENTITIES)
-            continue;
-        uint32_t block = qw_md4_block_checksum(file + ld.lump_offset[i], ld.lump_length[i]);
-        sum ^= block;
-        if (i == QW_LUMP_VISIBILITY || i == QW_LUMP_NODES || i == QW_LUMP_LEAFS)
-            continue;
-        sum2 ^= block;
-    }
-    if (checksum)
-        *checksum = sum;
-    if (checksum2)
-        *checksum2 = sum2;
     return 0;
 }

@@ -1,5 +1,6 @@
 /* BSP29 map files: loading (every lump bounds-checked), the collision hulls built from them,
- * submodels, the entity lump parser and the QuakeWorld map checksums.
+ * submodels, the entity lump parser, and the QuakeWorld map checksums of the loaded file
+ * (computed by libqwproto's qw_map_checksum.h, as clients compute them).
  *
  * Everything a loaded map holds is read-only after qw_bsp_load, so traces and PVS lookups may
  * read it from many threads (and inside transactions) without locking. */
@@ -11,18 +12,17 @@
 
 #define QW_BSP_VERSION 29
 
-/* Marks functions the server may call inside __transaction_atomic (declaration and definition
- * must both carry it). Harmless when compiled without -fgnu-tm. */
-#define QW_TM_SAFE __attribute__((transaction_safe))
-/* Marks functions that run uninstrumented even inside a transaction (no read/write barriers).
- * Only for functions that read nothing but the loaded map (immutable after loading) and the
- * caller's arguments, and write only the caller's outputs: inside a transaction every pointer
- * passed to them must be thread-private (locals of the transaction) or immutable, never
- * shared state such as entities or the areanode tree (copy those fields to locals first).
- * This relies on the runtime writing in place (libtm and GCC's libitm do): pure code reads
- * locals that instrumented code filled. Their loops are bounded and their indexes checked, so
- * even a doomed transaction's inconsistent copies cannot make them crash or spin. */
-#define QW_TM_PURE __attribute__((transaction_pure))
+/* The world's functions that the server calls inside __transaction_atomic are LIBTM_SAFE
+ * (declaration and definition must both carry it; harmless when compiled without -fgnu-tm).
+ * Those marked LIBTM_PURE run uninstrumented even inside a transaction (no read/write
+ * barriers). Only for functions that read nothing but the loaded map (immutable after loading)
+ * and the caller's arguments, and write only the caller's outputs: inside a transaction every
+ * pointer passed to them must be thread-private (locals of the transaction) or immutable,
+ * never shared state such as entities or the areanode tree (copy those fields to locals
+ * first). This relies on the runtime writing in place (libtm and GCC's libitm do): pure code
+ * reads locals that instrumented code filled. Their loops are bounded and their indexes
+ * checked, so even a doomed transaction's inconsistent copies cannot make them crash or spin. */
+#include <libtm.h>
 
 /* Lump numbers of the BSP29 header. */
 enum {
@@ -116,18 +116,12 @@ const char *qw_bsp_entity_string(const qw_bsp *bsp);
 int qw_bsp_num_submodels(const qw_bsp *bsp);
 /* Model 0 = world, 1..N = submodels; NULL when out of range.
  * Pure: reads only the immutable model table. */
-QW_TM_PURE
+LIBTM_PURE
 const qw_bsp_model *qw_bsp_get_model(const qw_bsp *bsp, int index);
 /* Hull `hullnum` (0..2) of model `index` (head node from the model). Returns 0, or -1 if out
  * of range. Pure: reads the immutable map, writes only *out (the caller's). */
-QW_TM_PURE
+LIBTM_PURE
 int qw_bsp_model_hull(const qw_bsp *bsp, int index, int hullnum, qw_bsp_hull *out);
-
-/* The QuakeWorld map checksums of a whole BSP29 file: for each lump but the entities, the MD4
- * digest's four little-endian words XORed; checksum = XOR over those 14 values, checksum2 the
- * same without visibility, nodes and leafs (what clients send in "prespawn").
- * Returns 0, or -1 if the header or a lump is out of bounds. */
-int qw_bsp_checksums(const uint8_t *file, size_t len, uint32_t *checksum, uint32_t *checksum2);
 
 /* ---- entity lump parser: { "key" "value" ... } blocks ---- */
 #define QW_ENTITY_MAX_FIELDS 64

@@ -77,7 +77,7 @@ static int physent_hull(const qw_pmove *pm, const qw_physent *pe, qw_box_hull *b
     return 0;
 }
 
-QW_TM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const float end[3],
+LIBTM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const float end[3],
                                qw_trace *total, int *physent)
 {
     total->allsolid = total->startsolid = total->inopen = total->inwater = 0;
@@ -114,7 +114,7 @@ QW_TM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const f
         *physent = hit;
 }
 
-QW_TM_PURE int qw_pmove_test_position(const qw_pmove *pm, const float pos[3])
+LIBTM_PURE int qw_pmove_test_position(const qw_pmove *pm, const float pos[3])
 {
     for (int i = 0; i < pm->numphysent && i < QW_MAX_PHYSENTS; i++) {
         const qw_physent *pe = &pm->physents[i];
@@ -572,7 +572,7 @@ static void spectator_move(pm_frame *f)
         pm->origin[i] += f->frametime * pm->velocity[i];
 }
 
-QW_TM_PURE void qw_pmove_run(qw_pmove *pm, const qw_movevars *mv)
+LIBTM_PURE void qw_pmove_run(qw_pmove *pm, const qw_movevars *mv)
 {
     pm_frame f;
     f.pm = pm;

@@ -93,22 +93,22 @@ void qw_pmove_init(qw_pmove *pm, const qw_bsp *bsp, const float origin[3]);
 /* Runs one command. Pure (bsp.h): reads only *pm, *mv and the immutable map and writes only
  * *pm, so inside a transaction pm must be a local (filled from shared state by instrumented
  * code, e.g. qw_pmove_add_area_physents) and mv immutable. Its traces then cost no barriers. */
-QW_TM_PURE void qw_pmove_run(qw_pmove *pm, const qw_movevars *mv);
+LIBTM_PURE void qw_pmove_run(qw_pmove *pm, const qw_movevars *mv);
 
 /* Appends (after the world) every blocking object of the area whose box overlaps
  * origin +- range (QuakeWorld uses 256), skipping `self` and objects it owns, as QuakeWorld's
  * server does before running a command: brush objects as their submodel, others as boxes.
  * Stops at QW_MAX_PHYSENTS. Returns the number added. */
-QW_TM_SAFE int qw_pmove_add_area_physents(qw_pmove *pm, const qw_area *area,
+LIBTM_SAFE int qw_pmove_add_area_physents(qw_pmove *pm, const qw_area *area,
                                           const qw_area_object *self, float range);
 
 /* Whether the player box fits at pos (no physent solid there). Pure, like qw_pmove_run. */
-QW_TM_PURE int qw_pmove_test_position(const qw_pmove *pm, const float pos[3]);
+LIBTM_PURE int qw_pmove_test_position(const qw_pmove *pm, const float pos[3]);
 
 /* Traces the player box from start to end against all physents. tr->ent is the hit physent's
  * object (NULL for the world or physents without one); the index of the physent hit (or -1) is
  * returned through *physent when non-NULL. Pure, like qw_pmove_run (tr, physent: locals). */
-QW_TM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const float end[3],
+LIBTM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const float end[3],
                                qw_trace *tr, int *physent);
 
 #endif

@@ -1,7 +1,7 @@
 /* Filling pmove's physents from the areanode tree (what QuakeWorld's server does per command). */
 #include "pmove.h"
 
-QW_TM_SAFE int qw_pmove_add_area_physents(qw_pmove *pm, const qw_area *area,
+LIBTM_SAFE int qw_pmove_add_area_physents(qw_pmove *pm, const qw_area *area,
                                           const qw_area_object *self, float range)
 {
     float mins[3], maxs[3];

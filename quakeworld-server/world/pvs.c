@@ -102,7 +102,7 @@ static float node_distance(const qw_bsp *bsp, const qw_bsp_node *node, const flo
     return pl->normal[0] * p[0] + pl->normal[1] * p[1] + pl->normal[2] * p[2] - pl->dist;
 }
 
-QW_TM_PURE int qw_bsp_leaf_for_point(const qw_bsp *bsp, const float p[3])
+LIBTM_PURE int qw_bsp_leaf_for_point(const qw_bsp *bsp, const float p[3])
 {
     int num = bsp->models[0].headnode[0];
     while (num >= 0) {
@@ -112,14 +112,14 @@ QW_TM_PURE int qw_bsp_leaf_for_point(const qw_bsp *bsp, const float p[3])
     return -(num + 1);
 }
 
-QW_TM_PURE const uint8_t *qw_pvs_row(const qw_pvs *pvs, int leaf)
+LIBTM_PURE const uint8_t *qw_pvs_row(const qw_pvs *pvs, int leaf)
 {
     if (leaf <= 0 || leaf >= pvs->num_leafs)
         return pvs->all;
     return pvs->pvs + (size_t)leaf * pvs->row_bytes;
 }
 
-QW_TM_PURE const uint8_t *qw_phs_row(const qw_pvs *pvs, int leaf)
+LIBTM_PURE const uint8_t *qw_phs_row(const qw_pvs *pvs, int leaf)
 {
     if (leaf <= 0 || leaf >= pvs->num_leafs)
         return pvs->all;
@@ -152,7 +152,7 @@ static void add_to_fat_pvs(const qw_pvs *pvs, const float org[3], int num, uint8
     }
 }
 
-QW_TM_PURE void qw_pvs_fat(const qw_pvs *pvs, const float org[3], uint8_t *out)
+LIBTM_PURE void qw_pvs_fat(const qw_pvs *pvs, const float org[3], uint8_t *out)
 {
     for (int i = 0; i < pvs->row_bytes; i++)
         out[i] = 0;
@@ -206,7 +206,7 @@ static void find_box_leafs(box_leafs *bl, int num)
     bl->leafnums[bl->count++] = (short)(leaf - 1);
 }
 
-QW_TM_PURE int qw_bsp_box_leafs(const qw_bsp *bsp, const float mins[3], const float maxs[3],
+LIBTM_PURE int qw_bsp_box_leafs(const qw_bsp *bsp, const float mins[3], const float maxs[3],
                                 short *leafnums, int max)
 {
     box_leafs bl = {bsp, mins, maxs, leafnums, max, 0, 0};

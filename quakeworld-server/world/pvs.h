@@ -26,7 +26,7 @@ void qw_pvs_free(qw_pvs *pvs);
 
 /* Index of the world leaf containing p (0 = the solid leaf).
  * Pure (bsp.h): walks the immutable nodes; p must be a local or immutable in a transaction. */
-QW_TM_PURE int qw_bsp_leaf_for_point(const qw_bsp *bsp, const float p[3]);
+LIBTM_PURE int qw_bsp_leaf_for_point(const qw_bsp *bsp, const float p[3]);
 
 /* Decompresses the run-length coded PVS of `leaf` into out[0..out_bytes), bounded by the
  * visibility lump (data missing at its end reads as "not visible"). */
@@ -34,24 +34,24 @@ void qw_bsp_decompress_vis(const qw_bsp *bsp, int leaf, uint8_t *out, int out_by
 
 /* Rows of the tables (leaf out of range: the all-visible row).
  * Pure: the tables are built once at load and never written again. */
-QW_TM_PURE const uint8_t *qw_pvs_row(const qw_pvs *pvs, int leaf);
-QW_TM_PURE const uint8_t *qw_phs_row(const qw_pvs *pvs, int leaf);
+LIBTM_PURE const uint8_t *qw_pvs_row(const qw_pvs *pvs, int leaf);
+LIBTM_PURE const uint8_t *qw_phs_row(const qw_pvs *pvs, int leaf);
 
 /* The union of the PVS rows of every non-solid leaf within 8 units of org (what the server
  * uses to decide which entities a client may see). out must hold row_bytes bytes.
  * Pure: reads the immutable tables and org, writes only out (a local in a transaction). */
-QW_TM_PURE void qw_pvs_fat(const qw_pvs *pvs, const float org[3], uint8_t *out);
+LIBTM_PURE void qw_pvs_fat(const qw_pvs *pvs, const float org[3], uint8_t *out);
 
 /* Leaf numbers (leaf index - 1, i.e. PVS bit numbers) of the world leafs the box touches.
  * Returns the count, or -1 if there are more than max (then treat the box as visible from
  * everywhere). Solid leafs are skipped.
  * Pure: reads the immutable nodes and the box, writes only leafnums; inside a transaction
  * pass local copies (qw_area_link_object copies the result into the shared object). */
-QW_TM_PURE int qw_bsp_box_leafs(const qw_bsp *bsp, const float mins[3], const float maxs[3],
+LIBTM_PURE int qw_bsp_box_leafs(const qw_bsp *bsp, const float mins[3], const float maxs[3],
                                 short *leafnums, int max);
 
 /* Whether bit `leafnum` (leaf index - 1) is set in a row (rows are immutable: pure). */
-QW_TM_PURE static inline int qw_pvs_row_has(const uint8_t *row, int leafnum)
+LIBTM_PURE static inline int qw_pvs_row_has(const uint8_t *row, int leafnum)
 {
     return (row[leafnum >> 3] >> (leafnum & 7)) & 1;
 }

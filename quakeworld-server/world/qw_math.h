@@ -6,54 +6,53 @@
 #ifndef QW_MATH_H
 #define QW_MATH_H
 
+#include <libtm.h>
 #include <math.h>
 
-#define QW_VEC_SAFE __attribute__((transaction_safe))
-
-__attribute__((transaction_pure)) static inline float qw_sinf(float x) { return sinf(x); }
-__attribute__((transaction_pure)) static inline float qw_cosf(float x) { return cosf(x); }
-__attribute__((transaction_pure)) static inline float qw_sqrtf(float x)
+LIBTM_PURE static inline float qw_sinf(float x) { return sinf(x); }
+LIBTM_PURE static inline float qw_cosf(float x) { return cosf(x); }
+LIBTM_PURE static inline float qw_sqrtf(float x)
 {
     return x > 0 ? sqrtf(x) : 0.0f;
 }
 
-QW_VEC_SAFE static inline void qw_vec_copy(const float *a, float *out)
+LIBTM_SAFE static inline void qw_vec_copy(const float *a, float *out)
 {
     out[0] = a[0];
     out[1] = a[1];
     out[2] = a[2];
 }
 /* out = a + b */
-QW_VEC_SAFE static inline void qw_vec_add(const float *a, const float *b, float *out)
+LIBTM_SAFE static inline void qw_vec_add(const float *a, const float *b, float *out)
 {
     out[0] = a[0] + b[0];
     out[1] = a[1] + b[1];
     out[2] = a[2] + b[2];
 }
 /* out = a - b */
-QW_VEC_SAFE static inline void qw_vec_subtract(const float *a, const float *b, float *out)
+LIBTM_SAFE static inline void qw_vec_subtract(const float *a, const float *b, float *out)
 {
     out[0] = a[0] - b[0];
     out[1] = a[1] - b[1];
     out[2] = a[2] - b[2];
 }
 /* out = a + s * b */
-QW_VEC_SAFE static inline void qw_vec_ma(const float *a, float s, const float *b, float *out)
+LIBTM_SAFE static inline void qw_vec_ma(const float *a, float s, const float *b, float *out)
 {
     out[0] = a[0] + s * b[0];
     out[1] = a[1] + s * b[1];
     out[2] = a[2] + s * b[2];
 }
-QW_VEC_SAFE static inline float qw_vec_dot(const float *a, const float *b)
+LIBTM_SAFE static inline float qw_vec_dot(const float *a, const float *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
-QW_VEC_SAFE static inline float qw_vec_length(const float *a)
+LIBTM_SAFE static inline float qw_vec_length(const float *a)
 {
     return qw_sqrtf(qw_vec_dot(a, a));
 }
 /* Scales a to length 1 (a zero vector stays zero); returns the old length. */
-QW_VEC_SAFE static inline float qw_vec_normalize(float *a)
+LIBTM_SAFE static inline float qw_vec_normalize(float *a)
 {
     float l = qw_vec_length(a);
     if (l > 0) {
@@ -65,7 +64,7 @@ QW_VEC_SAFE static inline float qw_vec_normalize(float *a)
 }
 
 /* Quake's view vectors for angles in degrees (pitch, yaw, roll). */
-QW_VEC_SAFE static inline void qw_angle_vectors(const float angles[3], float forward[3],
+LIBTM_SAFE static inline void qw_angle_vectors(const float angles[3], float forward[3],
                                                 float right[3], float up[3])
 {
     const float to_rad = 3.14159265358979323846f / 180.0f;

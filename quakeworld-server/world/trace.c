@@ -9,7 +9,7 @@ static float plane_distance(const qw_bsp_plane *plane, const float p[3])
     return plane->normal[0] * p[0] + plane->normal[1] * p[1] + plane->normal[2] * p[2] - plane->dist;
 }
 
-QW_TM_PURE int qw_hull_point_contents(const qw_bsp_hull *hull, int num, const float p[3])
+LIBTM_PURE int qw_hull_point_contents(const qw_bsp_hull *hull, int num, const float p[3])
 {
     /* The loader guarantees children come after their parents, so this terminates. */
     while (num >= 0) {
@@ -22,7 +22,7 @@ QW_TM_PURE int qw_hull_point_contents(const qw_bsp_hull *hull, int num, const fl
     return num;
 }
 
-QW_TM_PURE int qw_point_contents(const qw_bsp *bsp, const float p[3])
+LIBTM_PURE int qw_point_contents(const qw_bsp *bsp, const float p[3])
 {
     return qw_hull_point_contents(&bsp->hulls[0], bsp->hulls[0].firstclipnode, p);
 }
@@ -120,14 +120,14 @@ static void trace_init(qw_trace *tr, const float end[3])
     tr->ent = 0;
 }
 
-QW_TM_PURE void qw_hull_trace(const qw_bsp_hull *hull, const float start[3], const float end[3],
+LIBTM_PURE void qw_hull_trace(const qw_bsp_hull *hull, const float start[3], const float end[3],
                               qw_trace *tr)
 {
     trace_init(tr, end);
     recursive_hull_check(hull, hull->firstclipnode, 0, 1, start, end, tr);
 }
 
-QW_TM_PURE int qw_hull_for_size(const float mins[3], const float maxs[3])
+LIBTM_PURE int qw_hull_for_size(const float mins[3], const float maxs[3])
 {
     float width = maxs[0] - mins[0];
     if (width < 3)
@@ -159,7 +159,7 @@ static void trace_offset(const qw_bsp_hull *hull, const float offset[3],
     }
 }
 
-QW_TM_PURE int qw_trace_bsp_model(const qw_bsp *bsp, int model, const float model_origin[3],
+LIBTM_PURE int qw_trace_bsp_model(const qw_bsp *bsp, int model, const float model_origin[3],
                                   const float start[3], const float mins[3],
                                   const float maxs[3], const float end[3], qw_trace *tr)
 {
@@ -178,14 +178,14 @@ QW_TM_PURE int qw_trace_bsp_model(const qw_bsp *bsp, int model, const float mode
     return 0;
 }
 
-QW_TM_PURE void qw_trace_world(const qw_bsp *bsp, const float start[3], const float mins[3],
+LIBTM_PURE void qw_trace_world(const qw_bsp *bsp, const float start[3], const float mins[3],
                                const float maxs[3], const float end[3], qw_trace *tr)
 {
     static const float zero[3] = {0, 0, 0};
     qw_trace_bsp_model(bsp, 0, zero, start, mins, maxs, end, tr);
 }
 
-QW_TM_PURE void qw_box_hull_init(qw_box_hull *box, const float mins[3], const float maxs[3])
+LIBTM_PURE void qw_box_hull_init(qw_box_hull *box, const float mins[3], const float maxs[3])
 {
     for (int i = 0; i < 6; i++) {
         int axis = i >> 1, side = i & 1;
@@ -207,7 +207,7 @@ QW_TM_PURE void qw_box_hull_init(qw_box_hull *box, const float mins[3], const fl
     }
 }
 
-QW_TM_PURE void qw_trace_box(const float box_origin[3], const float box_mins[3],
+LIBTM_PURE void qw_trace_box(const float box_origin[3], const float box_mins[3],
                              const float box_maxs[3], const float start[3], const float mins[3],
                              const float maxs[3], const float end[3], qw_trace *tr)
 {

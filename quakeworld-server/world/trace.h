@@ -6,7 +6,7 @@
  * -16,-16,-24..16,16,32), hull 2 for larger ones (-32,-32,-24..32,32,64). As in Quake, the
  * box's mins select the offset, so only those three sizes collide exactly.
  *
- * All functions are transaction_pure (QW_TM_PURE, see bsp.h): they read only the immutable map
+ * All functions are transaction_pure (LIBTM_PURE, see bsp.h): they read only the immutable map
  * and their arguments and write only the caller's outputs, so the server calls them inside
  * __transaction_atomic without a barrier per map read. Inside a transaction, pass them only
  * locals or immutable data: copy an entity's origin or box to locals first. */
@@ -33,33 +33,33 @@ typedef struct qw_trace {
 
 /* Contents (QW_CONTENTS_*) at point p of a hull, starting from clipnode `num`. Pure: walks the
  * map's clipnodes (or a box hull on the caller's stack). */
-QW_TM_PURE int qw_hull_point_contents(const qw_bsp_hull *hull, int num, const float p[3]);
+LIBTM_PURE int qw_hull_point_contents(const qw_bsp_hull *hull, int num, const float p[3]);
 /* Contents of the world (hull 0 of model 0) at p. Pure: the world's hull is the map's. */
-QW_TM_PURE int qw_point_contents(const qw_bsp *bsp, const float p[3]);
+LIBTM_PURE int qw_point_contents(const qw_bsp *bsp, const float p[3]);
 
 /* Traces a point from start to end through a hull (hull coordinates). Initialises *tr.
  * Pure: reads the hull's immutable nodes and planes, writes only *tr (a local). */
-QW_TM_PURE void qw_hull_trace(const qw_bsp_hull *hull, const float start[3], const float end[3],
+LIBTM_PURE void qw_hull_trace(const qw_bsp_hull *hull, const float start[3], const float end[3],
                               qw_trace *tr);
 
 /* Hull number (0, 1, 2) used for a box of this size, by its width along X. Pure: arithmetic. */
-QW_TM_PURE int qw_hull_for_size(const float mins[3], const float maxs[3]);
+LIBTM_PURE int qw_hull_for_size(const float mins[3], const float maxs[3]);
 
 /* Traces the box mins..maxs from start to end against brush model `model` (0 = the world)
  * placed at model_origin (translation only). Returns -1 if the model does not exist (then *tr
  * is a trace with fraction 1), else 0. Pure: the model table and hulls are the map's; pass
  * an entity's origin as a local copy (qw_trace_object does). */
-QW_TM_PURE int qw_trace_bsp_model(const qw_bsp *bsp, int model, const float model_origin[3],
+LIBTM_PURE int qw_trace_bsp_model(const qw_bsp *bsp, int model, const float model_origin[3],
                                   const float start[3], const float mins[3],
                                   const float maxs[3], const float end[3], qw_trace *tr);
 /* Shorthand for the world (model 0 at the origin). Pure, as qw_trace_bsp_model. */
-QW_TM_PURE void qw_trace_world(const qw_bsp *bsp, const float start[3], const float mins[3],
+LIBTM_PURE void qw_trace_world(const qw_bsp *bsp, const float start[3], const float mins[3],
                                const float maxs[3], const float end[3], qw_trace *tr);
 
 /* Traces the box mins..maxs from start to end against the solid box
  * box_origin + (box_mins..box_maxs), e.g. another entity's bounding box. Pure: the box hull
  * is built on its own stack; the entity's box must come in as local copies. */
-QW_TM_PURE void qw_trace_box(const float box_origin[3], const float box_mins[3],
+LIBTM_PURE void qw_trace_box(const float box_origin[3], const float box_mins[3],
                              const float box_maxs[3], const float start[3], const float mins[3],
                              const float maxs[3], const float end[3], qw_trace *tr);
 
@@ -71,6 +71,6 @@ typedef struct qw_box_hull {
     qw_bsp_hull hull;
 } qw_box_hull;
 /* Pure: writes only *box (the caller's stack). */
-QW_TM_PURE void qw_box_hull_init(qw_box_hull *box, const float mins[3], const float maxs[3]);
+LIBTM_PURE void qw_box_hull_init(qw_box_hull *box, const float mins[3], const float maxs[3]);
 
 #endif

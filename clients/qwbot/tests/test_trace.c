@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
+#include "recording.h"
 #include "script.h"
-#include "trace.h"
 
 static const char *traces_dir;
 

@@ -14,37 +14,38 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 csv="$out/libtm-bench.csv"
 [ -s "$csv" ] || fail "$csv was not written"
-head -n 1 "$csv" | grep -qx 'structure,update,size,threads,runtime,ops_per_s,ops_per_cpu_s,runs,failures,vs_libitm,vs_best_libitm_mutex,time_vs_seq,cpu_share,aborts_per_commit,libtm_mode' \
-  || fail "unexpected CSV header: $(head -n 1 "$csv")"
+grep -v '^#' "$csv" | head -n 1 | grep -qx 'structure,update,threads,runtime,round,status,size,ops,seconds,ops_per_s,cpu_s,commits,aborts,commits_by_mode' \
+  || fail "unexpected CSV header: $(grep -v '^#' "$csv" | head -n 1)"
+grep -qx '# rounds: 2' "$csv" || fail "the CSV does not say how many rounds ran"
 runtimes="libitm libitm-mlwt mutex"
-algorithms=$(sed -n 's/^TM_ALGORITHM(\([a-z0-9_]*\), *1).*/libtm-\1/p' "$top/libtm/src/algorithms.def")
+algorithms=$("$top/libtm/tools/libtm-stats" --list speculative-algorithms | sed 's/^/libtm-/')
 [ -e "$top/libtm/lib/libitm.so.1" ] && runtimes="libtm $(echo $algorithms) $runtimes"
-# check_rows CSV RUNS STRUCTURE...: a measured row for every structure, thread count and runtime.
+# check_rows CSV ROUNDS STRUCTURE...: one measured row per round for every structure, thread
+# count and runtime.
 check_rows() {
-  local csv=$1 want_runs=$2; shift 2
-  local structure threads runtime want row size ops cpu_rate runs failures mode want_size
+  local csv=$1 want_rounds=$2; shift 2
+  local structure threads runtime want rows round status size ops ops_per_s cpu_s modes want_size
   for structure in "$@"; do
     for threads in 1 2; do
       want=$runtimes; [ "$threads" -eq 1 ] && want="$want seq floor"
       for runtime in $want; do
-        row=$(awk -F, -v s="$structure" -v t="$threads" -v r="$runtime" '$1 == s && $4 == t && $5 == r' "$csv")
-        [ -n "$row" ] || fail "no row for $structure threads=$threads $runtime"
-        IFS=, read -r _ _ size _ _ ops cpu_rate runs failures _ <<<"$row"
-        [ -n "$ops" ] && [ -n "$cpu_rate" ] && [ "$runs" = "$want_runs" ] && [ "$failures" = 0 ] || fail "bad row: $row"
-        case $structure in list) want_size=256 ;; bank) want_size=1024 ;; travel) want_size=16384 ;;
-                           genome) want_size=16384 ;; graph) want_size=32768 ;; esac
-        [ "$size" = "$want_size" ] || fail "wrong size in: $row"
-        if [ "$runtime" = libtm ]; then
-          mode=${row##*,}
-          [[ $mode =~ ^(htm|orec|norec|serial):[0-9]+ ]] || fail "no adaptive mode in: $row"
-        fi
+        rows=$(awk -F, -v s="$structure" -v t="$threads" -v r="$runtime" '$1 == s && $3 == t && $4 == r' "$csv")
+        [ "$(echo "$rows" | grep -c .)" = "$want_rounds" ] || fail "not one row per round for $structure threads=$threads $runtime: $rows"
+        while IFS=, read -r _ _ _ _ round status size ops _ ops_per_s cpu_s _ _ modes; do
+          [ "$status" = ok ] && [ -n "$ops" ] && [ -n "$ops_per_s" ] && [ -n "$cpu_s" ] || fail "bad row (round $round): $rows"
+          case $structure in list) want_size=256 ;; bank) want_size=1024 ;; travel) want_size=16384 ;;
+                             genome) want_size=16384 ;; graph) want_size=32768 ;; esac
+          [ "$size" = "$want_size" ] || fail "wrong size in: $rows"
+          if [ "$runtime" = libtm ]; then
+            [[ $modes =~ ^(htm|orec|norec|serial):[0-9.]+( |$) ]] || fail "no modes of the adaptive default in: $rows"
+          fi
+        done <<<"$rows"
       done
     done
   done
 }
 check_rows "$csv" 2 list bank travel
-rows=$(($(wc -l <"$csv") - 1))
-echo "CSV has $rows rows, all measured"
+echo "CSV has $(grep -vc '^#' "$csv") lines, every run measured"
 grep -q '^list ' "$out/libtm-bench.txt" || fail "the table misses the list rows"
 if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
   [ -s "$out/libtm-bench.png" ] || fail "no plot although matplotlib is installed"
@@ -59,4 +60,18 @@ before=$(stat -c %Y "$top/results/libtm-bench.csv" 2>/dev/null)
   >/dev/null 2>&1 || fail "libtm-bench --small exited $?"
 [ -s "$top/build/libtm-bench-small/libtm-bench.csv" ] || fail "--small did not write build/libtm-bench-small/"
 [ "$(stat -c %Y "$top/results/libtm-bench.csv" 2>/dev/null)" = "$before" ] || fail "--small touched results/"
+# The size counter: RUNTIME+MODE runtimes and the closed/open against flat table.
+"$top/scripts/libtm-bench" --size-counter --runtimes libtm+flat,libtm+closed,libtm+open,mutex+flat \
+  --threads 1,2 --updates 50 --duration 0.05 --repeat 1 --results "$out" --no-plot >"$out/size.log" 2>&1 \
+  || fail "libtm-bench --size-counter exited $?: $(tail -n 3 "$out/size.log")"
+size_csv="$out/libtm-bench-size-counter.csv"
+for runtime in libtm+flat libtm+closed libtm+open mutex+flat; do
+  for threads in 1 2; do
+    row=$(awk -F, -v t="$threads" -v r="$runtime" '$1 == "hashset" && $3 == t && $4 == r' "$size_csv")
+    IFS=, read -r _ _ _ _ _ status _ ops _ <<<"$row"
+    [ "$status" = ok ] && [ -n "$ops" ] || fail "no measured row for $runtime threads=$threads in $size_csv"
+  done
+done
+grep -q '^hashset *50 *2 libtm ' "$out/libtm-bench-size-counter.txt" \
+  || fail "the size-counter table misses libtm at 2 threads"
 echo "libtm-bench script: ok"

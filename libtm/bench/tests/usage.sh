@@ -35,6 +35,7 @@ for program in intset-tm intset-mutex intset-seq; do
   expect_usage_error "$program" --structure --structure tree
   expect_usage_error "$program" --update --update 101
   expect_usage_error "$program" --size --size 0
+  expect_usage_error "$program" --size-counter --size-counter nested
 done
 expect_usage_error bank-tm --accounts --accounts 1
 for program in travel-tm travel-mutex travel-seq; do

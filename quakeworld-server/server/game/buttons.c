@@ -8,8 +8,8 @@
 #include "game/entities.h"
 #include "game/movers.h"
 #include "game/targets.h"
-#include "sv_events.h"
-#include "sv_math.h"
+#include "net/events.h"
+#include "qw_math.h"
 
 void sv_game_spawn_button(int submodel, const qw_entity_fields *f)
 {

@@ -2,14 +2,14 @@
  * transaction_safe code: no stdio, no strlen, logging through sv_log_deferred. */
 #include "game/combat.h"
 
+#include "game/game.h"
 #include "game/relink.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_job_plan.h"
-#include "sv_log.h"
-#include "sv_math.h"
-#include "sv_reliable.h"
-#include "sv_stats.h"
+#include "log.h"
+#include "net/events.h"
+#include "net/reliable.h"
+#include "qw_math.h"
+#include "sched/job_plan.h"
+#include "stats/counters.h"
 
 /* Appends s to dst (a transaction_safe strncat: no snprintf/strlen inside transactions). */
 static size_t text_append(char *dst, size_t size, size_t pos, const char *s)
@@ -99,7 +99,7 @@ static bool kill_player(int target, int attacker, sv_damage_cause cause)
     return ok;
 }
 
-QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float from[3],
+LIBTM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float from[3],
                                sv_damage_cause cause)
 {
     sv_player *p = &sv.players[target];
@@ -129,7 +129,7 @@ QW_TM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float
     return true;
 }
 
-QW_TM_SAFE bool sv_combat_telefrag(int slot, const float origin[3])
+LIBTM_SAFE bool sv_combat_telefrag(int slot, const float origin[3])
 {
     bool ok = true;
     for (int j = 0; j < SV_MAX_CLIENTS; j++) {
@@ -144,7 +144,7 @@ QW_TM_SAFE bool sv_combat_telefrag(int slot, const float origin[3])
     return ok;
 }
 
-QW_TM_SAFE bool sv_combat_radius_damage(const float at[3], int attacker, float damage,
+LIBTM_SAFE bool sv_combat_radius_damage(const float at[3], int attacker, float damage,
                                         const sv_player *direct)
 {
     bool ok = true;

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "game/entities.h"
+#include "game/game.h"
 #include "game/movers.h"
 #include "game/targets.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_math.h"
+#include "net/events.h"
+#include "qw_math.h"
 
 #define DOOR_START_OPEN 1
 #define DOOR_DONT_LINK 4

@@ -3,11 +3,11 @@
 
 #include <string.h>
 
-#include "sv_game.h"
-#include "sv_math.h"
-#include "sv_region.h"
+#include "game/game.h"
+#include "qw_math.h"
+#include "sync/region.h"
 
-QW_TM_SAFE sv_entity *sv_entity_alloc(sv_entity_kind kind)
+LIBTM_SAFE sv_entity *sv_entity_alloc(sv_entity_kind kind)
 {
     sv_entity *found = NULL;
     sv_region_lock_entities();
@@ -25,7 +25,7 @@ QW_TM_SAFE sv_entity *sv_entity_alloc(sv_entity_kind kind)
     return found;
 }
 
-QW_TM_SAFE void sv_entity_free(sv_entity *e)
+LIBTM_SAFE void sv_entity_free(sv_entity *e)
 {
     qw_area_unlink_object(&e->link);
     e->kind = ENT_FREE;
@@ -33,7 +33,7 @@ QW_TM_SAFE void sv_entity_free(sv_entity *e)
     e->die_time = sv.time;
 }
 
-QW_TM_SAFE void sv_entity_link(sv_entity *e, int solid)
+LIBTM_SAFE void sv_entity_link(sv_entity *e, int solid)
 {
     qw_vec_copy(e->origin, e->link.origin);
     qw_vec_copy(e->mins, e->link.mins);
@@ -43,7 +43,7 @@ QW_TM_SAFE void sv_entity_link(sv_entity *e, int solid)
     qw_area_link_object(&sv.area, &e->link);
 }
 
-QW_TM_SAFE sv_player *sv_player_for_object(const qw_area_object *obj)
+LIBTM_SAFE sv_player *sv_player_for_object(const qw_area_object *obj)
 {
     /* by its address alone (nothing of obj is read): the players' links lie in one array */
     uintptr_t first = (uintptr_t)&sv.players[0].link, at = (uintptr_t)obj;

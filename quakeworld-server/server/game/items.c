@@ -1,13 +1,13 @@
-/* Items (see items.h; sv_game_spawn_item and sv_game_add_default_items: sv_game.h). */
+/* Items (see items.h; sv_game_spawn_item and sv_game_add_default_items: game/game.h). */
 #include "game/items.h"
 
 #include <string.h>
 
 #include "game/entities.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_math.h"
-#include "sv_reliable.h"
+#include "game/game.h"
+#include "net/events.h"
+#include "net/reliable.h"
+#include "qw_math.h"
 
 /* Ammo and health boxes have their origin at a corner, other item models at their centre. */
 static bool item_is_box(int item)
@@ -86,7 +86,7 @@ SV_SECTION_FN static bool pickup_message(sv_client *cl, const char *msg)
     return ok;
 }
 
-QW_TM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e)
+LIBTM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e)
 {
     const char *msg = NULL;
     switch (e->item) {

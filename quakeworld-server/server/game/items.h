@@ -7,7 +7,7 @@
 
 /* RP, inside CS_MOVE_COMMAND: p (cl's player) touches the visible item e. False if cl's
  * reliable queue overflowed. */
-QW_TM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e);
+LIBTM_SAFE bool sv_items_touch(sv_client *cl, sv_player *p, sv_entity *e);
 /* U: a taken item whose time has come appears again. */
 void sv_items_think(sv_entity *e);
 

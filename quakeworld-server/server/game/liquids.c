@@ -1,18 +1,18 @@
 /* Drowning, slime and lava (see liquids.h). */
 #include "game/liquids.h"
 
-#include "sv_game.h"
+#include "game/game.h"
 
 #define AIR_SECONDS 12.0
 
-QW_TM_SAFE void sv_liquids_reset(sv_player *p)
+LIBTM_SAFE void sv_liquids_reset(sv_player *p)
 {
     p->air_finished = p->time + AIR_SECONDS;
     p->drown_damage = 2;
     p->pain_finished = p->liquid_hurt_time = p->time;
 }
 
-QW_TM_SAFE bool sv_liquids_hurt(int slot, sv_player *p)
+LIBTM_SAFE bool sv_liquids_hurt(int slot, sv_player *p)
 {
     bool ok = true;
     if (p->waterlevel != 3) {

@@ -8,8 +8,8 @@
 
 /* RP, inside CS_MOVE_COMMAND, after the player moved. False if a reliable queue overflowed
  * (the death's messages). */
-QW_TM_SAFE bool sv_liquids_hurt(int slot, sv_player *p);
+LIBTM_SAFE bool sv_liquids_hurt(int slot, sv_player *p);
 /* A player that (re)spawns starts with full air. */
-QW_TM_SAFE void sv_liquids_reset(sv_player *p);
+LIBTM_SAFE void sv_liquids_reset(sv_player *p);
 
 #endif

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "game/entities.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_math.h"
+#include "game/game.h"
+#include "net/events.h"
+#include "qw_math.h"
 
 static const float player_mins[3] = {-16, -16, -24};
 static const float player_maxs[3] = {16, 16, 32};

@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "game/entities.h"
+#include "game/game.h"
 #include "game/movers.h"
 #include "game/targets.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_math.h"
+#include "net/events.h"
+#include "qw_math.h"
 
 /* The trigger field on top of the plat: its box inset by 25 (narrow plats: a thin middle
  * strip), from just above its top down by its whole travel. */

@@ -1,19 +1,19 @@
 /* Players (QuakeC's client.qc): entering the world at a spawn point, one movement command
  * (think, pmove, touching, shooting), leaving, and the stats their client shows. Everything
- * reachable from sv_game_run_command runs inside CS_MOVE_COMMAND (see sv_game.h). */
+ * reachable from sv_game_run_command runs inside CS_MOVE_COMMAND (see game/game.h). */
 #include <math.h>
 #include <string.h>
 
 #include "game/combat.h"
 #include "game/entities.h"
+#include "game/game.h"
 #include "game/liquids.h"
 #include "game/relink.h"
 #include "game/triggers.h"
 #include "game/weapons.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_job_plan.h"
-#include "sv_math.h"
+#include "net/events.h"
+#include "qw_math.h"
+#include "sched/job_plan.h"
 
 #define VIEW_HEIGHT 22.0f
 /* What pmove collides with: everything within this range of the player (QuakeWorld's), or
@@ -75,7 +75,7 @@ static const sv_spawnpoint *select_spawn_point(int slot)
     return &sv.spawnpoints[chosen];
 }
 
-QW_TM_SAFE bool sv_game_spawn_player(int slot)
+LIBTM_SAFE bool sv_game_spawn_player(int slot)
 {
     sv_player *p = &sv.players[slot];
     const sv_spawnpoint *sp = select_spawn_point(slot);
@@ -113,7 +113,7 @@ QW_TM_SAFE bool sv_game_spawn_player(int slot)
     return ok;
 }
 
-QW_TM_SAFE void sv_game_spawn_spectator(int slot)
+LIBTM_SAFE void sv_game_spawn_spectator(int slot)
 {
     sv_player *p = &sv.players[slot];
     const sv_spawnpoint *sp = &sv.spawnpoints[slot % sv.num_spawnpoints];
@@ -253,7 +253,7 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
 /* Whether a dead player's command brings it back: a fresh press of fire or jump, a second
  * after its death on its own clock, which the command advances by `ahead` seconds (0 when
  * it has done so already). */
-QW_TM_SAFE static bool command_respawns(const sv_player *p, const qw_usercmd *cmd, double ahead)
+LIBTM_SAFE static bool command_respawns(const sv_player *p, const qw_usercmd *cmd, double ahead)
 {
     int pressed = cmd->buttons & ~p->oldbuttons & (QW_BUTTON_ATTACK | QW_BUTTON_JUMP);
     return pressed && p->time + ahead >= p->death_time + 1.0;
@@ -268,7 +268,7 @@ SV_SECTION_FN static bool spawn_again(int slot)
     return ok;
 }
 
-QW_TM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
+LIBTM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd)
 {
     sv_player *p = &sv.players[cl->slot];
     if (p->spectator) {

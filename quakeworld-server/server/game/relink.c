@@ -1,13 +1,13 @@
 /* Players' links, now or after RP (see relink.h). */
 #include "game/relink.h"
 
-#include "sv_job_plan.h"
-#include "sv_math.h"
+#include "qw_math.h"
+#include "sched/job_plan.h"
 
 static const float player_mins[3] = {-16, -16, -24};
 static const float player_maxs[3] = {16, 16, 32};
 
-QW_TM_SAFE void sv_relink_player(sv_player *p)
+LIBTM_SAFE void sv_relink_player(sv_player *p)
 {
     qw_vec_copy(p->origin, p->link.origin);
     qw_vec_copy(player_mins, p->link.mins);
@@ -17,7 +17,7 @@ QW_TM_SAFE void sv_relink_player(sv_player *p)
     qw_area_link_object(&sv.area, &p->link);
 }
 
-QW_TM_SAFE void sv_relink_moved(sv_player *p)
+LIBTM_SAFE void sv_relink_moved(sv_player *p)
 {
     if (sv_in_job())
         p->relink_pending = true;
@@ -25,7 +25,7 @@ QW_TM_SAFE void sv_relink_moved(sv_player *p)
         qw_area_relink_object(&sv.area, &p->link, p->origin);
 }
 
-QW_TM_SAFE void sv_relink_dead(sv_player *p)
+LIBTM_SAFE void sv_relink_dead(sv_player *p)
 {
     if (sv_in_job())
         p->relink_pending = true;

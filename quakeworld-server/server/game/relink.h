@@ -9,11 +9,11 @@
 #include "server.h"
 
 /* Links player p where it stands with its box: solid while alive, in no list once dead. */
-QW_TM_SAFE void sv_relink_player(sv_player *p);
+LIBTM_SAFE void sv_relink_player(sv_player *p);
 /* p moved (a command, a teleport): its link follows now, or after RP in a job. */
-QW_TM_SAFE void sv_relink_moved(sv_player *p);
+LIBTM_SAFE void sv_relink_moved(sv_player *p);
 /* p died: others stop meeting it now, or after RP in a job. */
-QW_TM_SAFE void sv_relink_dead(sv_player *p);
+LIBTM_SAFE void sv_relink_dead(sv_player *p);
 /* The serial phase: links the players that moved or died in jobs. */
 void sv_relink_deferred(void);
 

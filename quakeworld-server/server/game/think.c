@@ -2,12 +2,12 @@
  * by itself, entity by entity (QuakeC's think functions). */
 #include "game/buttons.h"
 #include "game/doors.h"
+#include "game/game.h"
 #include "game/items.h"
 #include "game/plats.h"
 #include "game/targets.h"
 #include "game/triggers.h"
 #include "game/weapons.h"
-#include "sv_game.h"
 
 void sv_game_physics(double dt)
 {

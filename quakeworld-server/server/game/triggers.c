@@ -1,4 +1,4 @@
-/* Triggers (see triggers.h; sv_game_spawn_teleport: sv_game.h). */
+/* Triggers (see triggers.h; sv_game_spawn_teleport: game/game.h). */
 #include "game/triggers.h"
 
 #include <string.h>
@@ -9,14 +9,14 @@
 #include "game/combat.h"
 #include "game/doors.h"
 #include "game/entities.h"
+#include "game/game.h"
 #include "game/items.h"
 #include "game/plats.h"
 #include "game/relink.h"
 #include "game/targets.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_math.h"
-#include "sv_region.h"
+#include "net/events.h"
+#include "qw_math.h"
+#include "sync/region.h"
 
 static const float zero_vec[3] = {0, 0, 0};
 
@@ -104,7 +104,7 @@ static bool teleport(sv_client *cl, sv_player *p, const sv_entity *t)
     return sv_combat_telefrag(cl->slot, p->origin);
 }
 
-QW_TM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p)
+LIBTM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p)
 {
     /* the player's box where it is now, widened by 1 as linking does (its link follows at
      * the end of the command; in a job of -sched lpt, after RP) */

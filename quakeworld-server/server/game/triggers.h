@@ -18,6 +18,6 @@ void sv_triggers_think(sv_entity *e);
 bool sv_triggers_teleport_meets(const float mins[3], const float maxs[3]);
 /* RP, inside CS_MOVE_COMMAND: touches every trigger overlapping p's box. False if a
  * reliable queue overflowed. */
-QW_TM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p);
+LIBTM_SAFE bool sv_triggers_touch(sv_client *cl, sv_player *p);
 
 #endif

@@ -5,12 +5,13 @@
 
 #include "game/combat.h"
 #include "game/entities.h"
-#include "sv_drop_request.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_job_plan.h"
-#include "sv_math.h"
-#include "sv_stats.h"
+#include "game/game.h"
+#include "game/random.h"
+#include "net/events.h"
+#include "qw_math.h"
+#include "sched/job_plan.h"
+#include "server.h"
+#include "stats/counters.h"
 
 static const float zero_vec[3] = {0, 0, 0};
 #define SHOTGUN_PELLETS 6
@@ -162,7 +163,7 @@ static bool fire_axe(sv_client *cl, sv_player *p, const float angles[3])
 }
 
 /* The weapon in hand after an impulse (1 axe, 2 shotgun, 7 rocket launcher, if carried). */
-QW_TM_SAFE static int weapon_after_impulse(const sv_player *p, int impulse)
+LIBTM_SAFE static int weapon_after_impulse(const sv_player *p, int impulse)
 {
     if (impulse == 1)
         return IT_AXE;
@@ -174,7 +175,7 @@ QW_TM_SAFE static int weapon_after_impulse(const sv_player *p, int impulse)
 }
 
 /* What the attack button fires with this weapon and ammunition. */
-QW_TM_SAFE static int weapon_that_fires(int weapon, int shells, int rockets)
+LIBTM_SAFE static int weapon_that_fires(int weapon, int shells, int rockets)
 {
     if (weapon == IT_ROCKET_LAUNCHER && rockets > 0)
         return IT_ROCKET_LAUNCHER;
@@ -183,12 +184,12 @@ QW_TM_SAFE static int weapon_that_fires(int weapon, int shells, int rockets)
     return IT_AXE;
 }
 
-QW_TM_SAFE void sv_weapons_select(sv_player *p, int impulse)
+LIBTM_SAFE void sv_weapons_select(sv_player *p, int impulse)
 {
     p->weapon = weapon_after_impulse(p, impulse);
 }
 
-QW_TM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[3])
+LIBTM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[3])
 {
     if (p->time < p->attack_finished)
         return true;

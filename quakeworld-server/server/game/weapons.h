@@ -6,10 +6,10 @@
 #include "server.h"
 
 /* RP, inside CS_MOVE_COMMAND: impulse 1 axe, 2 shotgun, 7 rocket launcher (if carried). */
-QW_TM_SAFE void sv_weapons_select(sv_player *p, int impulse);
+LIBTM_SAFE void sv_weapons_select(sv_player *p, int impulse);
 /* RP, inside CS_MOVE_COMMAND: the attack button of cl's player with the view angles. False
  * if a reliable queue overflowed (a kill's messages). */
-QW_TM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[3]);
+LIBTM_SAFE bool sv_weapons_fire(sv_client *cl, sv_player *p, const float angles[3]);
 /* The box that the shots of this command may cross beyond the player's own surroundings
  * (the shotgun's pellets, 2048 units long); false when the command fires no such shot.
  * Reads only what the player's own thread writes (see sv_game_command_reach). */

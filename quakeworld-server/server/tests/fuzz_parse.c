@@ -4,10 +4,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "net/parse.h"
+#include "net/tokenize.h"
 #include "qw_info.h"
 #include "qw_netchan.h"
-#include "sv_parse.h"
-#include "sv_tokenize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "game/game.h"
+#include "map.h"
+#include "net/events.h"
 #include "server.h"
-#include "sv_events.h"
-#include "sv_game.h"
-#include "sv_map.h"
-#include "sv_stats.h"
+#include "stats/counters.h"
 
 sv_server sv;
 __thread int sv_thread_index;

@@ -1,7 +1,8 @@
 /* qwclient: a small protocol-28 test client built on libqwproto. It connects, completes the
  * whole sign-on, then walks forward (optionally shooting, chatting), parsing and checking
- * every server message on the way (unknown ids, truncated messages or bad entity deltas
- * fail the run). Exit 0 when the goal of the chosen mode is reached:
+ * every server message on the way (walked by libqwproto's qw_svc_walk, as qwbot's are:
+ * unknown ids, messages a server should not send us, truncated messages or bad entity
+ * deltas fail the run). Exit 0 when the goal of the chosen mode is reached:
  *   default          signed on and its own origin moved by more than 32 units
  *   -expect-reject   the connect was refused ("n" reply), e.g. by a full server
  *   -spectator       signed on as a spectator (serverdata slot bit 7), in the game (entity
@@ -26,14 +27,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bsp.h"
 #include "qw_crc.h"
 #include "qw_entity_delta.h"
 #include "qw_info.h"
+#include "qw_map_checksum.h"
 #include "qw_msg.h"
 #include "qw_netchan.h"
 #include "qw_playerinfo.h"
 #include "qw_protocol.h"
+#include "qw_svc.h"
 #include "qw_usercmd.h"
 
 static struct {
@@ -89,16 +91,6 @@ static void die(const char *fmt, const char *arg)
     exit(1);
 }
 
-/* A player slot byte: a QuakeWorld client knows 32 slots and stops at any other (ezQuake:
- * "CL_ParsePlayerinfo: bad num"); a server must not send one to it. */
-static int player_slot(qw_msgreader *r)
-{
-    int slot = qw_read_byte(r);
-    if (!r->bad && slot >= QW_MAX_CLIENTS)
-        die("a message about player slot %s: QuakeWorld clients know 32 slots", "32+");
-    return slot;
-}
-
 static void send_oob(const char *text)
 {
     char buf[1500];
@@ -129,25 +121,22 @@ static void stringcmd(const char *text)
     qw_write_string(&nc.message, text);
 }
 
-static void parse_entities(qw_msgreader *r, bool delta)
+/* svc_packetentities / svc_deltapacketentities: the new frame, from the old one (a delta
+ * list) or the baselines, checked as a client would use it. */
+static void parse_entities(qw_svc_entities list, bool delta)
 {
-    int from_seq = delta ? qw_read_byte(r) : -1;
     frame_t *from = NULL;
     if (delta) {
-        from = &frames[from_seq & QW_UPDATE_MASK];
+        from = &frames[list.from & QW_UPDATE_MASK];
         if (!from->valid)
             die("deltapacketentities from a frame we do not have (%s)", "server bug");
     }
     frame_t *to = &frames[nc.incoming_sequence & QW_UPDATE_MASK];
     frame_t newf = {.valid = true, .num = 0};
     int oldi = 0, oldnum;
-    for (;;) {
-        int word = qw_read_short(r) & 0xffff;
-        if (r->bad)
-            die("truncated packetentities%s", "");
-        if (!word)
-            break;
-        int num = word & 511;
+    qw_entity_delta d;
+    while (qw_svc_next_entity(&list, &d)) {
+        int num = d.number;
         /* copy unchanged older entities */
         while (from && oldi < from->num && (oldnum = from->ents[oldi].number) < num) {
             if (newf.num == QW_MAX_PACKET_ENTITIES)
@@ -155,7 +144,7 @@ static void parse_entities(qw_msgreader *r, bool delta)
             newf.ents[newf.num++] = from->ents[oldi++];
         }
         bool in_old = from && oldi < from->num && from->ents[oldi].number == num;
-        if (word & U_REMOVE) {
+        if (d.remove) {
             if (!in_old)
                 die("remove of an entity not in the old frame%s", "");
             oldi++;
@@ -164,8 +153,7 @@ static void parse_entities(qw_msgreader *r, bool delta)
         if (newf.num == QW_MAX_PACKET_ENTITIES)
             die("too many entities%s", "");
         const qw_entity_state *base = in_old ? &from->ents[oldi++] : &baselines[num];
-        if (!qw_entity_delta_read(r, word, base, &newf.ents[newf.num++]))
-            die("truncated entity delta%s", "");
+        qw_entity_delta_apply(base, &d, &newf.ents[newf.num++]);
     }
     while (from && oldi < from->num) {
         if (newf.num == QW_MAX_PACKET_ENTITIES)
@@ -196,261 +184,196 @@ static void handle_stufftext(const char *text)
     }
 }
 
+static void on_print(int level, const char *s)
+{
+    printf("print(%d): %s", level, s);
+    if (level == PRINT_MEDIUM)
+        num_obituaries++;
+    if (opt.expect_chat && level == PRINT_CHAT && strstr(s, opt.expect_chat)) {
+        bool known = false;
+        for (int i = 0; i < num_heard; i++)
+            known |= strncmp(heard[i], s, 63) == 0;
+        if (!known && num_heard < 32)
+            snprintf(heard[num_heard++], sizeof heard[0], "%.63s", s);
+        saw_chat = num_heard >= opt.expect_chat_count;
+    }
+}
+
+static void on_serverdata(const qw_svc *m)
+{
+    if (m->u.serverdata.protocol != QW_PROTOCOL_VERSION)
+        die("serverdata: protocol is not 28%s", "");
+    spawncount = m->u.serverdata.spawncount;
+    my_slot = m->u.serverdata.slot & 127;
+    slot_flag_spectator = (m->u.serverdata.slot & 128) != 0;
+    if (slot_flag_spectator != opt.spectator)
+        die("serverdata: the spectator bit of our slot is %s", slot_flag_spectator ? "set" : "clear");
+    printf("serverdata: slot %d, level \"%s\"\n", my_slot, m->u.serverdata.level);
+    char b[64];
+    snprintf(b, sizeof b, "soundlist %d 0", spawncount);
+    stringcmd(b);
+}
+
+static void on_list(int id, int next)
+{
+    char b[64];
+    if (next)
+        snprintf(b, sizeof b, "%s %d %d", id == svc_soundlist ? "soundlist" : "modellist",
+                 spawncount, next);
+    else if (id == svc_soundlist)
+        snprintf(b, sizeof b, "modellist %d 0", spawncount);
+    else
+        snprintf(b, sizeof b, "prespawn %d 0 %d", spawncount, (int)map_checksum2);
+    stringcmd(b);
+}
+
+static void on_userinfo(int slot, const char *info)
+{
+    char name[64], spec[8];
+    if (opt.expect_spectator && qw_info_get(info, "name", name, sizeof name) &&
+        !strcmp(name, opt.expect_spectator)) {
+        if (!qw_info_get(info, "*spectator", spec, sizeof spec) || strcmp(spec, "1"))
+            die("%s is not announced as a spectator", opt.expect_spectator);
+        spectator_slot = slot;
+        printf("%s is a spectator in slot %d\n", opt.expect_spectator, slot);
+    }
+}
+
+static void on_playerinfo(const qw_playerinfo *pi)
+{
+    if (pi->slot >= QW_MAX_CLIENTS)
+        die("a player update for slot %s: QuakeWorld clients know 32 slots", "32+");
+    if (pi->slot == spectator_slot)
+        die("a player update for %s, a spectator", opt.expect_spectator);
+    if (opt.spectator && pi->slot == my_slot)
+        die("a player update for ourselves, a spectator%s", "");
+    if (pi->slot >= 0 && pi->slot < 32 && pi->slot != my_slot) {
+        memcpy(others[pi->slot], pi->origin, sizeof others[0]);
+        others_seen[pi->slot] = !pi->dead;
+    }
+    if (pi->slot == my_slot) {
+        if (!have_origin) {
+            memcpy(first_origin, pi->origin, sizeof first_origin);
+            have_origin = true;
+        }
+        memcpy(last_origin, pi->origin, sizeof last_origin);
+    }
+}
+
+static void on_download(int size, int percent)
+{
+    if (size == -1) {
+        if (opt.download)
+            die("download refused by the server (%s)", opt.download);
+        return; /* a refused download we did not ask for (garbage replay) */
+    }
+    if (size > 0) {
+        if (size > 1024)
+            die("bad download chunk%s", "");
+        download_got += size;
+    }
+    if (!opt.download) {
+        return;
+    } else if (percent == 100) {
+        download_done = true;
+        printf("download complete: %ld bytes\n", download_got);
+    } else {
+        stringcmd("nextdl");
+    }
+}
+
+/* A message about a player slot: a QuakeWorld client knows 32 slots and stops at any other
+ * (ezQuake: "CL_ParsePlayerinfo: bad num"); a server must not send one to it. */
+static void check_slot(int slot)
+{
+    if (slot >= QW_MAX_CLIENTS)
+        die("a message about player slot %s: QuakeWorld clients know 32 slots", "32+");
+}
+
+/* Every message the server may send us, checked; any other fails the run. */
+static bool on_message(void *ctx, const qw_svc *m)
+{
+    (void)ctx;
+    char s[16];
+    switch (m->id) {
+    case svc_disconnect:
+        die("server disconnected us%s", "");
+        break;
+    case svc_print:
+        on_print(m->u.print.level, m->u.print.text);
+        break;
+    case svc_stufftext:
+        handle_stufftext(m->u.text);
+        break;
+    case svc_serverdata:
+        on_serverdata(m);
+        break;
+    case svc_soundlist:
+    case svc_modellist:
+        on_list(m->id, m->u.list.next);
+        break;
+    case svc_spawnbaseline: {
+        int n = m->u.entity.number;
+        if (n < 0 || n >= 512)
+            die("baseline entity number out of range%s", "");
+        baselines[n] = m->u.entity;
+        break;
+    }
+    case svc_updatefrags:
+    case svc_updateping:
+    case svc_updatepl:
+        check_slot(m->u.player.slot);
+        break;
+    case svc_updateentertime:
+        check_slot(m->u.entertime.slot);
+        break;
+    case svc_updateuserinfo:
+        check_slot(m->u.userinfo.slot);
+        on_userinfo(m->u.userinfo.slot, m->u.userinfo.info);
+        break;
+    case svc_setinfo:
+        check_slot(m->u.setinfo.slot);
+        break;
+    case svc_playerinfo:
+        on_playerinfo(&m->u.playerinfo);
+        break;
+    case svc_packetentities:
+        parse_entities(m->u.entities, false);
+        frames_after_begin |= begin_sent;
+        break;
+    case svc_deltapacketentities:
+        parse_entities(m->u.entities, true);
+        break;
+    case svc_download:
+        on_download(m->u.download.size, m->u.download.percent);
+        break;
+    case svc_nop: case svc_centerprint: case svc_serverinfo: case svc_smallkick:
+    case svc_bigkick: case svc_muzzleflash: case svc_stopsound: case svc_maxspeed:
+    case svc_entgravity: case svc_spawnstatic: case svc_lightstyle: case svc_cdtrack:
+    case svc_updatestat: case svc_updatestatlong: case svc_setangle: case svc_damage:
+    case svc_chokecount: case svc_sound: case svc_temp_entity:
+        break;
+    default:
+        snprintf(s, sizeof s, "%d", m->id);
+        die("unknown server message %s", s);
+    }
+    return true;
+}
+
 static void parse_message(qw_msgreader *r)
 {
-    char s[2048];
-    while (qw_reader_remaining(r) > 0) {
-        int c = qw_read_byte(r);
-        switch (c) {
-        case svc_nop:
-            break;
-        case svc_disconnect:
-            die("server disconnected us%s", "");
-            break;
-        case svc_print: {
-            int level = qw_read_byte(r);
-            qw_read_string(r, s, sizeof s);
-            printf("print(%d): %s", level, s);
-            if (level == PRINT_MEDIUM)
-                num_obituaries++;
-            if (opt.expect_chat && level == PRINT_CHAT && strstr(s, opt.expect_chat)) {
-                bool known = false;
-                for (int i = 0; i < num_heard; i++)
-                    known |= strncmp(heard[i], s, 63) == 0;
-                if (!known && num_heard < 32)
-                    snprintf(heard[num_heard++], sizeof heard[0], "%.63s", s);
-                saw_chat = num_heard >= opt.expect_chat_count;
-            }
-            break;
-        }
-        case svc_stufftext:
-            qw_read_string(r, s, sizeof s);
-            handle_stufftext(s);
-            break;
-        case svc_centerprint:
-            qw_read_string(r, s, sizeof s);
-            break;
-        case svc_serverinfo:
-            qw_read_string(r, s, sizeof s);
-            qw_read_string(r, s, sizeof s);
-            break;
-        case svc_smallkick:
-        case svc_bigkick:
-            break;
-        case svc_muzzleflash:
-        case svc_stopsound:
-            qw_read_short(r);
-            break;
-        case svc_maxspeed:
-        case svc_entgravity:
-            qw_read_float(r);
-            break;
-        case svc_serverdata: {
-            if (qw_read_long(r) != QW_PROTOCOL_VERSION)
-                die("serverdata: protocol is not 28%s", "");
-            spawncount = qw_read_long(r);
-            qw_read_string(r, s, sizeof s);
-            int slot_byte = qw_read_byte(r);
-            my_slot = slot_byte & 127;
-            slot_flag_spectator = (slot_byte & 128) != 0;
-            if (slot_flag_spectator != opt.spectator)
-                die("serverdata: the spectator bit of our slot is %s", slot_flag_spectator ? "set" : "clear");
-            qw_read_string(r, s, sizeof s);
-            for (int i = 0; i < 10; i++)
-                qw_read_float(r);
-            printf("serverdata: slot %d, level \"%s\"\n", my_slot, s);
-            char b[64];
-            snprintf(b, sizeof b, "soundlist %d 0", spawncount);
-            stringcmd(b);
-            break;
-        }
-        case svc_soundlist:
-        case svc_modellist: {
-            qw_read_byte(r);
-            int count = 0;
-            for (;;) {
-                qw_read_string(r, s, sizeof s);
-                if (r->bad || !s[0])
-                    break;
-                count++;
-            }
-            int next = qw_read_byte(r);
-            char b[64];
-            if (next)
-                snprintf(b, sizeof b, "%s %d %d", c == svc_soundlist ? "soundlist" : "modellist",
-                         spawncount, next);
-            else if (c == svc_soundlist)
-                snprintf(b, sizeof b, "modellist %d 0", spawncount);
-            else
-                snprintf(b, sizeof b, "prespawn %d 0 %d", spawncount, (int)map_checksum2);
-            stringcmd(b);
-            break;
-        }
-        case svc_spawnbaseline: {
-            int n = qw_read_short(r);
-            if (n < 0 || n >= 512)
-                die("baseline entity number out of range%s", "");
-            qw_entity_state *b = &baselines[n];
-            b->number = n;
-            b->modelindex = qw_read_byte(r);
-            b->frame = qw_read_byte(r);
-            b->colormap = qw_read_byte(r);
-            b->skinnum = qw_read_byte(r);
-            for (int i = 0; i < 3; i++) {
-                b->origin[i] = qw_read_coord(r);
-                b->angles[i] = qw_read_angle8(r);
-            }
-            break;
-        }
-        case svc_spawnstatic:
-            for (int i = 0; i < 4 + 6; i++)
-                (i < 4) ? qw_read_byte(r) : (i % 2 ? qw_read_angle8(r) : qw_read_coord(r));
-            break;
-        case svc_updatefrags:
-        case svc_updateping:
-            player_slot(r);
-            qw_read_short(r);
-            break;
-        case svc_updatepl:
-            player_slot(r);
-            qw_read_byte(r);
-            break;
-        case svc_updateentertime:
-            player_slot(r);
-            qw_read_float(r);
-            break;
-        case svc_updateuserinfo: {
-            int slot = player_slot(r);
-            qw_read_long(r);
-            qw_read_string(r, s, sizeof s);
-            char name[64], spec[8];
-            if (opt.expect_spectator && qw_info_get(s, "name", name, sizeof name) &&
-                !strcmp(name, opt.expect_spectator)) {
-                if (!qw_info_get(s, "*spectator", spec, sizeof spec) || strcmp(spec, "1"))
-                    die("%s is not announced as a spectator", opt.expect_spectator);
-                spectator_slot = slot;
-                printf("%s is a spectator in slot %d\n", opt.expect_spectator, slot);
-            }
-            break;
-        }
-        case svc_setinfo:
-            player_slot(r);
-            qw_read_string(r, s, sizeof s);
-            qw_read_string(r, s, sizeof s);
-            break;
-        case svc_lightstyle:
-            qw_read_byte(r);
-            qw_read_string(r, s, sizeof s);
-            break;
-        case svc_cdtrack:
-            qw_read_byte(r);
-            break;
-        case svc_updatestat:
-            qw_read_byte(r);
-            qw_read_byte(r);
-            break;
-        case svc_updatestatlong:
-            qw_read_byte(r);
-            qw_read_long(r);
-            break;
-        case svc_setangle:
-            for (int i = 0; i < 3; i++)
-                qw_read_angle8(r);
-            break;
-        case svc_damage:
-            qw_read_byte(r);
-            qw_read_byte(r);
-            for (int i = 0; i < 3; i++)
-                qw_read_coord(r);
-            break;
-        case svc_chokecount:
-            qw_read_byte(r);
-            break;
-        case svc_sound: {
-            int ch = qw_read_short(r);
-            if (ch & SND_VOLUME)
-                qw_read_byte(r);
-            if (ch & SND_ATTENUATION)
-                qw_read_byte(r);
-            qw_read_byte(r);
-            for (int i = 0; i < 3; i++)
-                qw_read_coord(r);
-            break;
-        }
-        case svc_temp_entity: {
-            int type = qw_read_byte(r);
-            if (type == TE_GUNSHOT || type == TE_BLOOD)
-                qw_read_byte(r);
-            if (type == TE_LIGHTNING1 || type == TE_LIGHTNING2 || type == TE_LIGHTNING3) {
-                qw_read_short(r);
-                for (int i = 0; i < 6; i++)
-                    qw_read_coord(r);
-            } else {
-                for (int i = 0; i < 3; i++)
-                    qw_read_coord(r);
-            }
-            break;
-        }
-        case svc_playerinfo: {
-            qw_playerinfo pi;
-            if (!qw_playerinfo_read(r, &pi))
-                die("truncated playerinfo%s", "");
-            if (pi.slot >= QW_MAX_CLIENTS)
-                die("a player update for slot %s: QuakeWorld clients know 32 slots", "32+");
-            if (pi.slot == spectator_slot)
-                die("a player update for %s, a spectator", opt.expect_spectator);
-            if (opt.spectator && pi.slot == my_slot)
-                die("a player update for ourselves, a spectator%s", "");
-            if (pi.slot >= 0 && pi.slot < 32 && pi.slot != my_slot) {
-                memcpy(others[pi.slot], pi.origin, sizeof others[0]);
-                others_seen[pi.slot] = !pi.dead;
-            }
-            if (pi.slot == my_slot) {
-                if (!have_origin) {
-                    memcpy(first_origin, pi.origin, sizeof first_origin);
-                    have_origin = true;
-                }
-                memcpy(last_origin, pi.origin, sizeof last_origin);
-            }
-            break;
-        }
-        case svc_packetentities:
-            parse_entities(r, false);
-            frames_after_begin |= begin_sent;
-            break;
-        case svc_deltapacketentities:
-            parse_entities(r, true);
-            break;
-        case svc_download: {
-            int size = qw_read_short(r);
-            int percent = qw_read_byte(r);
-            if (size == -1) {
-                if (opt.download)
-                    die("download refused by the server (%s)", opt.download);
-                break; /* a refused download we did not ask for (garbage replay) */
-            }
-            if (size > 0) {
-                uint8_t tmp[1024];
-                if (size > (int)sizeof tmp || !qw_read_data(r, tmp, (size_t)size))
-                    die("bad download chunk%s", "");
-                download_got += size;
-            }
-            if (!opt.download) {
-                break;
-            } else if (percent == 100) {
-                download_done = true;
-                printf("download complete: %ld bytes\n", download_got);
-            } else {
-                stringcmd("nextdl");
-            }
-            break;
-        }
-        default:
-            snprintf(s, sizeof s, "%d", c);
-            die("unknown server message %s", s);
-        }
-        if (r->bad)
-            die("truncated server message%s", "");
+    int id;
+    char s[16];
+    switch (qw_svc_walk(r, on_message, NULL, &id)) {
+    case QW_SVC_END:
+        break;
+    case QW_SVC_UNKNOWN:
+        snprintf(s, sizeof s, "%d", id);
+        die("unknown server message %s", s);
+        break;
+    default:
+        snprintf(s, sizeof s, "%d", id);
+        die("truncated or unreadable server message (svc %s)", s);
     }
 }
 
@@ -573,7 +496,7 @@ static void load_map(void)
         die("cannot read map %s", opt.map);
     fclose(f);
     uint32_t c1;
-    if (qw_bsp_checksums(data, (size_t)size, &c1, &map_checksum2) < 0)
+    if (qw_map_checksums(data, (size_t)size, &c1, &map_checksum2) < 0)
         die("bad map %s", opt.map);
     have_map = true;
     free(data);

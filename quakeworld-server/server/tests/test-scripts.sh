@@ -32,7 +32,7 @@ for t in 1 2; do
         echo "R1,d,quick,qwsv,oneroom,f,24,$t,$m,0,0,closed,1,1000,1000,1000,0.2,0.3,0.4,5,5,1000,1000,1,1.0,libtm,,,,,,,,ok" >>"$tmp/aq.csv"
     done
     echo "R1,d,quick,qwsv,oneroom,f,24,$t,stm-norec,0,1,closed,1,900,900,900,0.2,0.3,0.4,5,5,900,900,1,1.1,libtm,900,9,0,0.99,0,0,0,ok" >>"$tmp/aq.csv"
-    echo "R1,oneroom,$t,stm-norec,0,sv_packet.c:26,run_command,900,9,0,0,0,2,90000,33,1000,9000,24,120,900" >>"$tmp/aq-blocks.csv"
+    echo "R1,oneroom,$t,stm-norec,0,net/inbox.c:26,run_command,900,9,0,0,0,2,90000,33,1000,9000,24,120,900" >>"$tmp/aq-blocks.csv"
 done
 "$py" "$scripts/atomic-quake-report.py" report "$tmp/aq.csv" "$tmp/aq-blocks.csv" "$tmp/aq" \
     >"$tmp/out" 2>&1 || fail "atomic-quake-report report failed: $(tail -3 "$tmp/out")"

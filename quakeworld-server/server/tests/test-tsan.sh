@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A synchronisation mode under ThreadSanitizer: qwsv built without -fgnu-tm and with
-# -fsanitize=thread (tests.mk: qwsv-tsan) runs 3 threads while six clients aim at each
-# other and shoot (damage, deaths, respawns, frag broadcasts, rockets once picked up) until
-# four obituaries went round, and one of them chats. Any race report fails the test.
+# A synchronisation mode under a sanitizer: qwsv built without -fgnu-tm and with
+# -fsanitize=thread (tests.mk: qwsv-tsan; or address,undefined: qwsv-asan, make check-asan)
+# runs 3 threads while six clients aim at each other and shoot (damage, deaths, respawns, frag
+# broadcasts, rockets once picked up) until four obituaries went round, and one of them chats.
+# Any report (a race, a bad memory access, undefined behaviour) fails the test.
 # SCHED lpt: the frame's jobs run with -sync none (no lock, no transaction in RP).
 # Usage: test-tsan.sh QWSV_TSAN SYNC PORT [SCHED]
 . "$(dirname "$0")/lib.sh"
@@ -26,6 +27,10 @@ for i in $(seq 1 $n); do
 done
 client_pids=()
 stop_server
+if grep -q "ERROR: AddressSanitizer\|runtime error:" "$tmp/server.log"; then
+    grep -B 2 -A 30 "ERROR: AddressSanitizer\|runtime error:" "$tmp/server.log" | head -80
+    fail "AddressSanitizer/UBSan reported a problem in -sync $sync -sched $sched"
+fi
 if grep -q "WARNING: ThreadSanitizer" "$tmp/server.log"; then
     grep -A 30 "WARNING: ThreadSanitizer" "$tmp/server.log" | head -80
     fail "ThreadSanitizer reported $(grep -c 'WARNING: ThreadSanitizer' "$tmp/server.log") problem(s) in -sync $sync -sched $sched"
@@ -36,4 +41,4 @@ echo "frags logged: $frags"
 [ "$frags" -ge 4 ] || fail "only $frags frags: the fight did not happen"
 grep -q "chat: bot1: hello from bot1" "$tmp/server.log" || fail "the chat line was not broadcast"
 grep "qwsv-stats scope=final thread=all" "$tmp/server.log"
-echo "ok: no race reported in -sync $sync -sched $sched"
+echo "ok: nothing reported in -sync $sync -sched $sched"

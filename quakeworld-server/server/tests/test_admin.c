@@ -10,12 +10,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "admin/command_line.h"
+#include "admin/cvar.h"
+#include "admin/interpreter.h"
+#include "admin/map_change.h"
 #include "qw_info.h"
 #include "server.h"
-#include "sv_cmd.h"
-#include "sv_cmdline.h"
-#include "sv_cvar.h"
-#include "sv_mapchange.h"
 
 sv_server sv;
 __thread int sv_thread_index;

@@ -122,7 +122,7 @@ static void test_kill_frags_and_respawn(void **state)
 }
 
 /* A kill inside a move command sends its news in a section nested in the command's, and a
- * respawn is one too (critical_sections.h); when a queue overflows, the whole command with
+ * respawn is one too (sync/critical_sections.h); when a queue overflows, the whole command with
  * its nested sections is undone. */
 static void test_nested_sections(void **state)
 {

@@ -15,9 +15,9 @@
 
 #include "game/entities.h"
 #include "game_world.h"
-#include "sv_jobs.h"
-#include "sv_reliable.h"
-#include "sv_sched.h"
+#include "net/reliable.h"
+#include "sched/jobs.h"
+#include "sched/sched.h"
 
 #define PLAYERS 5
 

@@ -1,5 +1,5 @@
-/* CMocka units of -sched lpt's two algorithms: union-find (sv_union_find.h: sets, path
- * compression, union by rank) and Longest Processing Time first (sv_lpt.h: order, ties,
+/* CMocka units of -sched lpt's two algorithms: union-find (sched/union_find.h: sets, path
+ * compression, union by rank) and Longest Processing Time first (sched/lpt.h: order, ties,
  * loads, and Graham's bound against the best assignment found by brute force). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sv_lpt.h"
-#include "sv_union_find.h"
+#include "sched/lpt.h"
+#include "sched/union_find.h"
 
 #define N 64
 

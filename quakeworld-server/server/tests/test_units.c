@@ -11,10 +11,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "net/parse.h"
+#include "net/reliable.h"
+#include "net/tokenize.h"
 #include "server.h"
-#include "sv_parse.h"
-#include "sv_reliable.h"
-#include "sv_tokenize.h"
 
 sv_server sv;
 __thread int sv_thread_index;
@@ -183,14 +183,14 @@ static void test_reliable_queue(void **state)
 static int shared_counter;
 static uint8_t shared_bytes[64];
 
-static QW_TM_SAFE bool half_done_then_fail(int value)
+static LIBTM_SAFE bool half_done_then_fail(int value)
 {
     shared_counter += value;
     memset(shared_bytes, value, sizeof shared_bytes);
     return false;
 }
 
-static QW_TM_SAFE bool succeed(int value)
+static LIBTM_SAFE bool succeed(int value)
 {
     shared_counter += value;
     return true;

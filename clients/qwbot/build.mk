@@ -1,0 +1,68 @@
+# clients/qwbot: qwbot, the QuakeWorld record/replay bots (build/bin/qwbot), its unit tests and
+# its behaviour tests against our server (build/bin/qwsv) and the real mvdsv + KTX; included by
+# clients/Makefile. Plain C on the plain libqwproto.a (the wire format, the walker of server
+# messages, the map checksums): no map library, no TM runtime.
+QWBOT       := $(TOP)/clients/qwbot
+QWBOT_PROG  := $(BIN)/qwbot
+QWBOT_OBJS  := $(call objects,$(wildcard $(QWBOT)/*.c))
+QWBOT_TESTS := $(call programs,$(wildcard $(QWBOT)/tests/test_*.c))
+QWBOT_LDLIBS := -levent -lz -lm
+
+$(QWBOT_OBJS): CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"'
+$(QWBOT_PROG): $(QWBOT_OBJS) $(PROTO_LIB)
+$(QWBOT_PROG): private LDLIBS_PART := $(QWBOT_LDLIBS)
+# the unit tests link everything but main (test_parse feeds the bot protocol/tests/every_svc.h)
+$(QWBOT_TESTS): $(filter-out %/main.o,$(QWBOT_OBJS)) $(PROTO_LIB)
+$(QWBOT_TESTS): private CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests
+$(QWBOT_TESTS): private LDLIBS_PART := -lcmocka $(QWBOT_LDLIBS)
+BUILT += $(QWBOT_OBJS) $(QWBOT_TESTS)
+
+# Behaviour tests get the paths they need from the environment.
+QWBOT_ENV := env QWBOT=$(QWBOT_PROG) QW_BIN=$(BIN) QW_SHARED=$(SHARED) QW_CHKTBL=$(QW_CHKTBL) \
+             QWBOT_TRACES=$(QWBOT)/traces QWBOT_TMP=$(BUILD)/tmp \
+             QWCLIENT=$(OBJ)/quakeworld-server/server/tests/qwclient
+
+define check_qwbot
+@$(TEST_CASE) qwbot-trace --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_trace $(QWBOT)/traces
+@$(TEST_CASE) qwbot-move --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_move $(QW_CHKTBL)
+@$(TEST_CASE) qwbot-parse --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_parse
+@$(TEST_CASE) qwbot-cli --timeout 60 -- $(QWBOT_ENV) $(QWBOT)/tests/cli.sh
+@$(TEST_CASE) qwbot-mvdsv-server-help --timeout 60 -- $(TOP)/scripts/tests/help.sh \
+    $(QWBOT)/mvdsv-server.sh
+@$(TEST_CASE) qwbot-vs-mvdsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/vs-mvdsv.sh
+@$(TEST_CASE) qwbot-unstick-mvdsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/unstick-mvdsv.sh
+@$(TEST_CASE) qwbot-replay-identical --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/replay-identical.sh
+@$(TEST_CASE) qwbot-vs-qwsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/vs-qwsv.sh
+@$(TEST_CASE) qwbot-fight --timeout 120 --tm -- $(QWBOT_ENV) $(QWBOT)/tests/fight.sh stm 27621
+@$(TEST_CASE) qwbot-rotation-qwsv --timeout 120 --tm -- $(QWBOT_ENV) $(QWBOT)/tests/rotation-qwsv.sh 27640
+@$(TEST_CASE) qwbot-bigslots-qwsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/bigslots-qwsv.sh 27642
+endef
+
+# qwbot and its unit tests with AddressSanitizer and UBSan (make check-asan): the plain sources,
+# with the protocol's.
+QWBOT_ASAN      := $(OBJ)/clients/qwbot/asan/qwbot
+QWBOT_ASAN_SRCS := $(wildcard $(QWBOT)/*.c) $(PROTO_SRCS)
+QWBOT_SANITIZE  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+                   -fno-sanitize-recover=undefined
+$(QWBOT_ASAN): $(QWBOT_ASAN_SRCS) $(wildcard $(QWBOT)/*.h $(PROTO)/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(QWBOT_SANITIZE) -I$(QWBOT) -I$(PROTO) -I$(LIBTM_INCLUDE) \
+	    -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"' $(QWBOT_ASAN_SRCS) -o $@ $(QWBOT_LDLIBS)
+QWBOT_ASAN_TESTS := $(patsubst $(OBJ)/clients/qwbot/tests/%,$(OBJ)/clients/qwbot/asan/%,$(QWBOT_TESTS))
+$(OBJ)/clients/qwbot/asan/test_%: $(QWBOT)/tests/test_%.c $(QWBOT_ASAN_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(QWBOT_SANITIZE) -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests -I$(LIBTM_INCLUDE) \
+	    -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"' $< $(filter-out %/main.c,$(QWBOT_ASAN_SRCS)) -o $@ \
+	    -lcmocka $(QWBOT_LDLIBS)
+
+define check_qwbot_asan
+@$(TEST_CASE) qwbot-asan-trace --timeout 60 -- $(OBJ)/clients/qwbot/asan/test_trace $(QWBOT)/traces
+@$(TEST_CASE) qwbot-asan-move --timeout 60 -- $(OBJ)/clients/qwbot/asan/test_move $(QW_CHKTBL)
+@$(TEST_CASE) qwbot-asan-parse --timeout 60 -- $(OBJ)/clients/qwbot/asan/test_parse
+@$(TEST_CASE) qwbot-asan-replay-identical --timeout 180 -- env QWBOT=$(QWBOT_ASAN) QW_BIN=$(BIN) \
+    QW_SHARED=$(SHARED) QW_CHKTBL=$(QW_CHKTBL) QWBOT_TRACES=$(QWBOT)/traces QWBOT_TMP=$(BUILD)/tmp/asan \
+    $(QWBOT)/tests/replay-identical.sh
+@$(TEST_CASE) qwbot-asan-vs-qwsv --timeout 180 -- env QWBOT=$(QWBOT_ASAN) QW_BIN=$(BIN) \
+    QW_SHARED=$(SHARED) QW_CHKTBL=$(QW_CHKTBL) QWBOT_TRACES=$(QWBOT)/traces QWBOT_TMP=$(BUILD)/tmp/asan \
+    QWCLIENT=$(OBJ)/quakeworld-server/server/tests/qwclient $(QWBOT)/tests/vs-qwsv.sh
+endef

@@ -1,0 +1,20 @@
+/* Client slots: creation and removal (master only) and lookup of the slot a sequenced packet
+ * belongs to (master). A worker asks for a drop with server.h. */
+#ifndef SV_NET_CLIENT_H
+#define SV_NET_CLIENT_H
+
+#include "server.h"
+
+/* Number of client slots there are (the most -maxclients allows). */
+#define SV_CLIENT_SLOTS ((int)(sizeof sv.clients / sizeof sv.clients[0]))
+
+void sv_client_init(sv_client *cl, const struct sockaddr_in *from, int qport,
+                    const char *userinfo);
+/* Removes a client and its player (reason NULL = silently, e.g. a reconnect reusing the
+ * slot). */
+void sv_client_free(sv_client *cl, const char *reason);
+/* The client a sequenced packet comes from (address, or address + qport after a NAT port
+ * change), or NULL. */
+sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len);
+
+#endif

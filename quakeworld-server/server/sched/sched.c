@@ -1,0 +1,169 @@
+/* -sched static|lpt (see sched/sched.h). */
+#include "sched/sched.h"
+
+#include "clock.h"
+#include "game/game.h"
+#include "net/inbox.h"
+#include "net/reliable.h"
+#include "sched/lpt.h"
+#include "stats/counters.h"
+
+sv_sched_mode sv_sched = SCHED_STATIC;
+
+const sv_choice sv_sched_modes[] = {
+    {"static", SCHED_STATIC, "clients bound to a worker when they connect"},
+    {"lpt", SCHED_LPT, "each frame's clients grouped into jobs of clients that may affect each "
+                       "other, given to the workers longest job first"},
+    {NULL, 0, NULL},
+};
+
+static sv_job_weight job_weight;
+/* the last planned frame's jobs, for the statistics */
+typedef struct frame_jobs {
+    int jobs, clients;
+    double weight_max, weight_sum;
+} frame_jobs;
+static frame_jobs last_frame;
+/* each worker's jobs, heaviest first (written by the master in U, read in RP) */
+static int worker_jobs[SV_MAX_THREADS][SV_MAX_CLIENTS];
+static int worker_num_jobs[SV_MAX_THREADS];
+
+void sv_sched_init(sv_sched_mode mode, sv_job_weight weight)
+{
+    sv_sched = mode;
+    job_weight = weight;
+}
+
+const char *sv_sched_name(sv_sched_mode mode)
+{
+    return sv_choice_name(sv_sched_modes, mode);
+}
+
+const char *sv_sched_weight_name(void)
+{
+    return job_weight == JOB_WEIGHT_COST ? "cost_us" : "clients";
+}
+
+/* -sched static: a worker's clients with packets are its job (for the statistics). */
+static void note_static_frame(void)
+{
+    double load[SV_MAX_THREADS] = {0};
+    int clients = 0;
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
+        const sv_client *cl = &sv.clients[i];
+        if (cl->state >= CL_CONNECTED && cl->inbox_count > 0) {
+            load[cl->worker] += sv_jobs_client_weight(cl, job_weight);
+            clients++;
+        }
+    }
+    int jobs = 0;
+    double max = 0, sum = 0;
+    for (int w = 0; w < sv.opt.threads; w++)
+        if (load[w] > 0) {
+            jobs++;
+            sum += load[w];
+            max = load[w] > max ? load[w] : max;
+        }
+    last_frame = (frame_jobs){jobs, clients, max, sum};
+}
+
+void sv_sched_plan_frame(void)
+{
+    if (sv_sched == SCHED_STATIC) {
+        note_static_frame();
+        return;
+    }
+    double t0 = sv_clock();
+    sv_job_plan *plan = &sv_frame_plan;
+    sv_jobs_build(plan, job_weight);
+    int n = plan->num_jobs;
+    double weights[SV_MAX_CLIENTS], loads[SV_MAX_THREADS], max = 0, sum = 0;
+    int order[SV_MAX_CLIENTS], worker_of[SV_MAX_CLIENTS];
+    for (int j = 0; j < n; j++) {
+        weights[j] = plan->jobs[j].weight;
+        sum += weights[j];
+        max = weights[j] > max ? weights[j] : max;
+    }
+    sv_lpt_assign(weights, n, sv.opt.threads, order, worker_of, loads);
+    for (int w = 0; w < sv.opt.threads; w++)
+        worker_num_jobs[w] = 0;
+    int clients = 0;
+    for (int k = 0; k < n; k++) {
+        int job = order[k], w = worker_of[job];
+        worker_jobs[w][worker_num_jobs[w]++] = job;
+        /* the worker that processes a client answers it in S */
+        for (int c = 0; c < plan->jobs[job].count; c++)
+            sv.clients[plan->clients[plan->jobs[job].first + c]].worker = w;
+        clients += plan->jobs[job].count;
+    }
+    last_frame = (frame_jobs){n, clients, max, sum};
+    sv_stats_thread()->jobs_seconds += sv_clock() - t0;
+}
+
+/* A client's packets (netchan, commands), timed for -jobweight cost. */
+static void process_client(sv_client *cl)
+{
+    int packets = cl->inbox_count;
+    double t0 = sv_clock();
+    sv_client_process_inbox(cl);
+    double per_packet = (sv_clock() - t0) / packets;
+    cl->cost_per_packet = cl->cost_per_packet > 0 ? 0.9 * cl->cost_per_packet + 0.1 * per_packet
+                                                  : per_packet;
+}
+
+static void run_job(int job)
+{
+    const sv_job_plan *plan = &sv_frame_plan;
+    sv_current_job = job;
+    for (int c = 0; c < plan->jobs[job].count; c++) {
+        sv_client *cl = &sv.clients[plan->clients[plan->jobs[job].first + c]];
+        if (cl->state >= CL_CONNECTED && cl->inbox_count > 0)
+            process_client(cl);
+    }
+    sv_current_job = -1;
+}
+
+void sv_sched_run_rp(int worker)
+{
+    if (sv_sched == SCHED_LPT) {
+        sv_reliable_clear_outbox();
+        for (int k = 0; k < worker_num_jobs[worker]; k++)
+            run_job(worker_jobs[worker][k]);
+        return;
+    }
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
+        sv_client *cl = &sv.clients[i];
+        if (cl->worker == worker && cl->state >= CL_CONNECTED && cl->inbox_count > 0)
+            process_client(cl);
+    }
+}
+
+void sv_sched_frame_jobs(int *jobs, int *clients, double *weight_max, double *weight_sum)
+{
+    *jobs = last_frame.jobs;
+    *clients = last_frame.clients;
+    *weight_max = last_frame.weight_max;
+    *weight_sum = last_frame.weight_sum;
+}
+
+void sv_sched_deferred(int *clients, int *shots, int *rockets)
+{
+    *clients = 0;
+    for (int i = 0; i < SV_MAX_CLIENTS; i++)
+        *clients += sv.clients[i].resume.pending;
+    sv_game_deferred_shots(sv.opt.threads, shots, rockets);
+}
+
+void sv_sched_serial_phase(void)
+{
+    double t0 = sv_clock();
+    /* the tree first, so that the pellets meet everybody where they ended RP; the rest of
+     * the deferred clients' packets came after every shot of that RP */
+    sv_game_finish_jobs(sv.opt.threads);
+    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
+        sv_client *cl = &sv.clients[i];
+        if (cl->resume.pending)
+            sv_client_resume(cl);
+    }
+    sv_stats_thread()->serial_seconds += sv_clock() - t0;
+}

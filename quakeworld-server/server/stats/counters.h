@@ -1,0 +1,50 @@
+/* Per-thread counters: frames, packets, commands, time per phase, section entries, and what the
+ * fights did (rockets, rocket kills, telefrags). Every thread counts into its own (the game's
+ * counts, made inside a move command's transaction, touch no other thread's line); they are
+ * read when no worker runs (the master between frames) and printed as the qwsv-stats lines
+ * (stats/print.h). Below everything that counts, which is most of the server. */
+#ifndef SV_STATS_COUNTERS_H
+#define SV_STATS_COUNTERS_H
+
+#include <stdint.h>
+
+#include "server.h"
+#include "sync/critical_sections.h"
+
+typedef struct sv_thread_stats {
+    uint64_t frames;
+    uint64_t packets;          /* sequenced client packets accepted and processed */
+    uint64_t commands;         /* movement commands run */
+    uint64_t bad_packets;      /* client packets rejected */
+    double u_seconds, rp_seconds, s_seconds, wait_seconds;
+    double idle_seconds;       /* master: waiting for packets (select) */
+    double lock_wait_seconds;  /* waiting for the global lock (lock, stmlock) */
+    double jobs_seconds;       /* master: planning the frame's jobs (-sched lpt) */
+    double serial_seconds;     /* master: the serial phase (-sched lpt) */
+    uint64_t cs_entries[CS_COUNT];
+    uint64_t rockets;          /* rockets launched */
+    uint64_t rocket_kills;     /* players killed by a rocket (their own too) */
+    uint64_t telefrags;        /* players telefragged (at a spawn point or a teleporter) */
+} __attribute__((aligned(64))) sv_thread_stats;
+
+/* Every scalar counter above but frames (the master's alone): what the qwsv-stats lines take
+ * differences of and add up over threads. A new counter goes here too. */
+#define SV_STATS_SUMMED(X) X(packets) X(commands) X(bad_packets) X(u_seconds) X(rp_seconds) \
+    X(s_seconds) X(wait_seconds) X(idle_seconds) X(lock_wait_seconds) X(jobs_seconds)       \
+    X(serial_seconds) X(rockets) X(rocket_kills) X(telefrags)
+
+/* Zeroes the counters of `threads` threads and notes the time counting starts. */
+void sv_stats_init(int threads);
+/* The calling thread's counters (also inside a section). */
+LIBTM_SAFE sv_thread_stats *sv_stats_thread(void);
+
+/* Master, no worker running: */
+/* how many threads count, and since when (sv_clock) */
+int sv_stats_threads(void);
+double sv_stats_start_time(void);
+/* thread t's counters so far */
+const sv_thread_stats *sv_stats_of_thread(int t);
+/* packets and commands processed so far by all threads */
+void sv_stats_sum(uint64_t *packets, uint64_t *commands);
+
+#endif

@@ -1,0 +1,114 @@
+/* The qwsv-stats lines (see stats/print.h), printed every -stats SECONDS and on exit.
+ *
+ * FORMAT (stable, parsed by the benchmark scripts): one line per thread, then one totals line,
+ * each a fixed word "qwsv-stats" followed by space-separated key=value pairs:
+ *
+ *   qwsv-stats scope=interval|final thread=<index>|all sync=<mode> sched=<static|lpt>
+ *     threads=<N>
+ *     seconds=<wall seconds covered> frames=<n> fps=<frames/s>
+ *     packets=<client packets processed> packets_per_s=<rate>
+ *     commands=<movement commands run> bad_packets=<rejected client packets>
+ *     u_ms=<ms in phase U> rp_ms=<ms in RP> s_ms=<ms in S> wait_ms=<ms waiting at barriers>
+ *     idle_ms=<ms the master waited for packets (0 for workers)>
+ *     lock_wait_ms=<ms spent waiting for the global lock (lock and stmlock modes)>
+ *     cs_<section>=<entries> for every section in sync/critical_sections.h
+ *     jobs_ms=<ms planning jobs (master, -sched lpt)> serial_ms=<ms in the serial phase>
+ *     rockets=<rockets launched> rocket_kills=<players killed by a rocket, their own too>
+ *     telefrags=<players telefragged, at a spawn point or by a teleporter>
+ *   and on the totals line only, over the frames that processed a packet (stats/frame_stats.h):
+ *     busy_frames=<n> jobs_per_frame= clients_per_frame= weight=clients|cost_us
+ *     weight_max=<mean of each frame's heaviest job> weight_mean=<mean job weight>
+ *     msgs_per_frame=<packets per frame> all_busy_share=<share of RP with every worker busy>
+ *     rp_span_ms=<RP, first start to last finish, summed> start_skew_ms=<first start to
+ *     last start, summed> work_balance=<the shortest worker's RP over the longest one's>
+ *     deferred_clients= deferred_shots= deferred_rockets=<what jobs left to the serial phase>
+ *
+ * Times are totals over the covered seconds (per thread; the totals line sums them, and its
+ * frames/fps are the master's). Thread 0 is the master (it also serves its own clients).
+ * "interval" lines cover the time since the previous print; "final" lines cover the whole run. */
+#include "stats/print.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "sched/sched.h"
+#include "server.h"
+#include "stats/counters.h"
+#include "stats/frame_stats.h"
+
+/* the counters at the last interval line, and when it was printed */
+static sv_thread_stats last[SV_MAX_THREADS];
+static double last_time;
+/* the start of the counters that `last` belongs to (sv_stats_init starts them anew) */
+static double counters_start;
+
+static void print_line(FILE *out, const char *label, const char *thread, double secs,
+                       const sv_thread_stats *d, uint64_t frames)
+{
+    fprintf(out,
+            "qwsv-stats scope=%s thread=%s sync=%s sched=%s threads=%d seconds=%.3f frames=%llu "
+            "fps=%.1f packets=%llu packets_per_s=%.1f commands=%llu bad_packets=%llu "
+            "u_ms=%.3f rp_ms=%.3f s_ms=%.3f wait_ms=%.3f idle_ms=%.3f lock_wait_ms=%.3f",
+            label, thread, sv_sync_name(sv_sync), sv_sched_name(sv_sched), sv_stats_threads(),
+            secs, (unsigned long long)frames,
+            secs > 0 ? frames / secs : 0.0, (unsigned long long)d->packets,
+            secs > 0 ? d->packets / secs : 0.0, (unsigned long long)d->commands,
+            (unsigned long long)d->bad_packets, d->u_seconds * 1e3, d->rp_seconds * 1e3,
+            d->s_seconds * 1e3, d->wait_seconds * 1e3, d->idle_seconds * 1e3,
+            d->lock_wait_seconds * 1e3);
+    for (int c = 0; c < CS_COUNT; c++)
+        fprintf(out, " cs_%s=%llu", sv_cs_names[c], (unsigned long long)d->cs_entries[c]);
+    fprintf(out, " jobs_ms=%.3f serial_ms=%.3f", d->jobs_seconds * 1e3, d->serial_seconds * 1e3);
+    fprintf(out, " rockets=%llu rocket_kills=%llu telefrags=%llu", (unsigned long long)d->rockets,
+            (unsigned long long)d->rocket_kills, (unsigned long long)d->telefrags);
+    if (!strcmp(thread, "all"))
+        sv_frame_stats_print(out, !strcmp(label, "final"));
+    fputc('\n', out);
+}
+
+static void diff(sv_thread_stats *d, const sv_thread_stats *a, const sv_thread_stats *b)
+{
+    d->frames = a->frames - b->frames;
+#define DIFF(field) d->field = a->field - b->field;
+    SV_STATS_SUMMED(DIFF)
+#undef DIFF
+    for (int c = 0; c < CS_COUNT; c++)
+        d->cs_entries[c] = a->cs_entries[c] - b->cs_entries[c];
+}
+
+static void add(sv_thread_stats *t, const sv_thread_stats *d)
+{
+#define ADD(field) t->field += d->field;
+    SV_STATS_SUMMED(ADD)
+#undef ADD
+    for (int c = 0; c < CS_COUNT; c++)
+        t->cs_entries[c] += d->cs_entries[c];
+}
+
+void sv_stats_print(FILE *out, const char *label, double now)
+{
+    if (counters_start != sv_stats_start_time()) {
+        counters_start = last_time = sv_stats_start_time();
+        memset(last, 0, sizeof last);
+    }
+    bool final = strcmp(label, "final") == 0;
+    double secs = now - (final ? counters_start : last_time);
+    sv_thread_stats total = {0};
+    static const sv_thread_stats zero;
+    int nthreads = sv_stats_threads();
+    for (int t = 0; t < nthreads; t++) {
+        const sv_thread_stats *now_t = sv_stats_of_thread(t);
+        sv_thread_stats d;
+        diff(&d, now_t, final ? &zero : &last[t]);
+        char name[16];
+        snprintf(name, sizeof name, "%d", t);
+        print_line(out, label, name, secs, &d, d.frames);
+        add(&total, &d);
+        if (t == 0)
+            total.frames = d.frames;
+        last[t] = *now_t;
+    }
+    print_line(out, label, "all", secs, &total, total.frames);
+    fflush(out);
+    last_time = now;
+}

@@ -1,9 +1,0 @@
-/* S phase: building and sending one client's reply datagram (its worker, or the master). */
-#ifndef SV_SEND_H
-#define SV_SEND_H
-
-#include "server.h"
-
-void sv_send_client(sv_client *cl);
-
-#endif

@@ -1,0 +1,190 @@
+"""The READMEs' measured tables, made from results/ by the report modules.
+
+A README holds a table between two markers:
+    <!-- results: NAME (scripts/readme-tables writes this part) -->
+    ...
+    <!-- end of results: NAME -->
+and BLOCKS below says how NAME is made. Which rows a table picks is chosen here; what a cell
+says is the report module's arithmetic, the same as in results/*.txt."""
+import difflib
+import os
+import re
+
+from reports import apache_bench, atomic_quake, libtm_bench, libtm_cm_bench, quake_sched, quake_sweep
+from reports.common import markdown_table, note, rows_of_run
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MARKED = re.compile(r"(<!-- results: ([\w-]+) [^\n]*-->\n)(.*?)(<!-- end of results: \2 -->)", re.S)
+
+
+def results(name):
+    path = os.path.join(TOP, "results", name)
+    if not os.path.exists(path):
+        raise SystemExit(f"readme-tables: {path} is missing (the benchmark that writes it: results/README.md)")
+    return path
+
+
+def caption(text):
+    return [f"*{text}*", ""]
+
+
+# ---- libtm against GCC's libitm and a mutex ----------------------------------------------------
+LIBTM_PICKS = [("rbtree", 20, 1), ("rbtree", 20, 2), ("rbtree", 20, 8), ("rbtree", 20, 16),
+               ("rbtree", 0, 16), ("skiplist", 20, 4), ("list", 20, 2), ("list", 20, 8),
+               ("hashset", 0, 2), ("hashset", 20, 1), ("hashset", 20, 4), ("hashset", 50, 2),
+               ("bank", 99, 1), ("bank", 99, 2), ("bank", 99, 16), ("travel", 10, 1), ("travel", 10, 2)]
+
+
+def libtm_study():
+    return libtm_bench.Study(results("libtm-bench-nohtm.csv"))
+
+
+def libtm_nohtm():
+    study = libtm_study()
+    n = note
+    return caption(f"`{n(study.notes, 'command')}`: {n(study.notes, 'machine')}; median of "
+                   f"{n(study.notes, 'rounds')} rounds of {n(study.notes, 'duration_s')} s; millions of "
+                   "operations per second") + study.readme_table(LIBTM_PICKS)
+
+
+def libtm_nohtm_goals():
+    return [f"* {goal}: **{measured}** ({'met' if met else 'not met'})"
+            for goal, measured, met in libtm_study().goal_checks()]
+
+
+# ---- contention managers ------------------------------------------------------------------------
+def libtm_cm():
+    study = libtm_cm_bench.Study(results("libtm-cm-bench.csv"))
+    picks = [("rbtree", 2), ("rbtree", 64), ("list1k", 64), ("bank", 2), ("bank", 8), ("bank", 64),
+             ("travel", 2), ("travel", 64)]
+    labels = {"rbtree": "rbtree 16k", "list1k": "list 1k"}
+    return study.readme_table(picks, labels, ["backoff", "immediate", "handoff", "softprio", "slice", "yield"])
+
+
+# ---- Quake --------------------------------------------------------------------------------------
+def atomic_quake_report():
+    return atomic_quake.Report(results("atomic-quake.csv"), results("atomic-quake-blocks.csv"), None)
+
+
+def atomic_quake_goals():
+    report = atomic_quake_report()
+    return caption(f"run {report.run}: {report.machine}") + report.readme_table()
+
+
+def quake_sweep_table():
+    run, rows = rows_of_run("readme-tables", results("quake-bench.csv"), "commands_per_s", "quake-bench --sweep")
+    labels = {"lock": "lock", "region": "region", "stm": "stm (libtm)", "stmlock": "stmlock (libtm)",
+              "stm-gcc": "stm (GCC libitm)"}
+    return caption(f"run {run}; commands the server ran per second") + \
+        quake_sweep.readme_table(rows, labels, [1, 2, 4, 8])
+
+
+def quake_sched_points():
+    run, rows = rows_of_run("readme-tables", results("quake-sched.csv"), "all_busy_share", "quake-bench --sched")
+    return run, quake_sched.medians(rows)
+
+
+def quake_sched_table():
+    run, points = quake_sched_points()
+    picks = [(1, "lpt-none"), (1, "static-lock"), (2, "lpt-none"), (2, "static-lock"), (2, "static-region"),
+             (2, "static-stm"), (2, "static-stmlock"), (4, "lpt-none"), (8, "lpt-none")]
+    return caption(f"run {run}, lqdm6, medians of the rounds") + quake_sched.readme_table(points, "lqdm6", picks)
+
+
+# ---- Apache -------------------------------------------------------------------------------------
+def apache_study():
+    notes, rows, points = apache_bench.load(results("apache-bench.csv"))
+    exponents = sorted({r["s"] for r in rows}, key=float)
+    modes = [m for m in apache_bench.MODE_ORDER if any(r["mode"] == m for r in rows)]
+    clients = sorted({int(r["clients"]) for r in rows})
+    return notes, points, exponents, modes, clients
+
+
+def apache_s2():
+    _, points, _, _, _ = apache_study()
+    return apache_bench.readme_table(points, "2")
+
+
+# ---- the top README's headline --------------------------------------------------------------------
+def headline():
+    """One row per goal of every study: what it asks, what was measured, the verdict."""
+    rows = []
+
+    def add(study, link, checks):
+        for i, (goal, measured, verdict) in enumerate(checks):
+            if verdict is True or verdict is False:
+                verdict = "met" if verdict else "not met"
+            rows.append([f"[{study}](results/README.md#{link})" if i == 0 else "", goal, measured,
+                         f"**{verdict}**" if verdict == "met" else verdict])
+    add("libtm vs GCC's libitm and a mutex, no RTM", "libtm-against-gccs-libitm-and-a-mutex",
+        libtm_study().goal_checks()[:2])
+    cm = libtm_cm_bench.Study(results("libtm-cm-bench.csv")).goal_summary()
+    add("contention managers", "contention-managers", [cm] if cm else [])
+    report = atomic_quake_report()
+    checks = {m: report.goal_checks(m) for m in report.maps}
+    merged = []
+    for i, (goal, _, _) in enumerate(checks[report.maps[0]]):
+        per_map = [(atomic_quake.MAP_SHORT.get(m, m), checks[m][i]) for m in report.maps]
+        merged.append((goal, "; ".join(f"{name}: {c[1]}" for name, c in per_map),
+                       "met" if all(c[2] == "met" for _, c in per_map) else "not met"))
+    add("Atomic Quake", "the-atomic-quake-study", merged)
+    add("-sched lpt", "dynamic-load-balancing--sched-lpt", quake_sched.goal_checks(quake_sched_points()[1]))
+    _, points, exponents, modes, clients = apache_study()
+    add("Apache cache", "apache-cache", apache_bench.goal_checks(points, exponents, modes, clients))
+    return markdown_table(["study", "goal (scripts/goals.toml)", "measured", "verdict"], rows)
+
+
+BLOCKS = {
+    "headline": headline,
+    "libtm-nohtm": libtm_nohtm,
+    "libtm-nohtm-goals": libtm_nohtm_goals,
+    "libtm-cm": libtm_cm,
+    "atomic-quake": atomic_quake_goals,
+    "quake-sweep": quake_sweep_table,
+    "quake-sched": quake_sched_table,
+    "apache-s2": apache_s2,
+}
+
+
+def readmes():
+    """Every README.md of the repository (build/ aside)."""
+    for folder, dirs, files in os.walk(TOP):
+        dirs[:] = sorted(d for d in dirs if d not in ("build", ".git"))
+        if "README.md" in files:
+            yield os.path.join(folder, "README.md")
+
+
+def regenerate(text, path, made):
+    """text with every marked table made anew; made collects the names met."""
+    def fill(match):
+        start, name, _, end = match.groups()
+        if name not in BLOCKS:
+            raise SystemExit(f"readme-tables: {os.path.relpath(path, TOP)} marks an unknown table '{name}' "
+                             f"(known: {', '.join(BLOCKS)})")
+        made.add(name)
+        return start + "\n".join(BLOCKS[name]()) + "\n" + end
+    return MARKED.sub(fill, text)
+
+
+def run(check):
+    """Writes (or with check, compares) every README; returns the number that differ."""
+    made, differ = set(), 0
+    for path in readmes():
+        with open(path) as f:
+            old = f.read()
+        new = regenerate(old, path, made)
+        if new == old:
+            continue
+        differ += 1
+        rel = os.path.relpath(path, TOP)
+        if check:
+            print("".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                               f"{rel} (as it is)", f"{rel} (from results/)")))
+        else:
+            with open(path, "w") as f:
+                f.write(new)
+            print(f"readme-tables: wrote {rel}")
+    missing = [name for name in BLOCKS if name not in made]
+    if missing:
+        raise SystemExit(f"readme-tables: no README marks {', '.join(missing)}")
+    return differ
