@@ -107,16 +107,27 @@ static void raise_limit(struct tm_tx *tx, uint64_t seen, uint64_t snapshot)
  * went on reading data that thread had privatized (orec's rare privatization failures). So a
  * pending request is taken first, by exchanging it for the limit of snapshot 0 (no version
  * passes the fast path but the never-written 0) before the clock is read: the requests it
- * takes are older than the new snapshot, and any later one changes the limit again. */
+ * takes are older than the new snapshot, and any later one changes the limit again.
+ *
+ * "Older than the new snapshot" needs one more step with commits that do not advance the
+ * clock (top of the file): a requester's time is its commit's, the clock + 1 as it read it
+ * before its request, and the clock may still be there. So a transaction that takes a
+ * request advances the clock by one and moves to that: every requester it took read the
+ * clock before (its request is a release store after its commit), so its commit time is at
+ * most the new snapshot, and the requester, which waits until the dirty transactions it
+ * asked have published at least its commit time, is not kept waiting until they end. */
 static void extend_or_restart(struct tm_tx *tx)
 {
     struct orec_tx *s = tm_orec_state(tx);
     uint64_t seen = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
+    uint64_t now;
     if (seen == 0) {
         seen = tm_orec_limit(0);
         atomic_exchange_explicit(&tx->read_limit, seen, memory_order_seq_cst);
+        now = atomic_fetch_add_explicit(&global_clock.now, 1, memory_order_seq_cst) + 1;
+    } else {
+        now = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
     }
-    uint64_t now = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
     if (!reads_valid(tx, s))
         tm_restart(tx, ABORT_VALIDATE);
     s->snapshot = now;
