@@ -54,6 +54,14 @@ fi
 "$top/scripts/libtm-bench" --structures genome,graph --small-work --threads 1,2 --repeat 1 \
   --no-plot --results "$out/fixed" >/dev/null || fail "libtm-bench --small-work exited $?"
 check_rows "$out/fixed/libtm-bench.csv" 1 genome graph
+# The policy study: 2 threads against 1, libtm's default against GCC's libitm.
+"$top/scripts/libtm-bench" --policy --small-work --structures graph --repeat 1 --no-plot \
+  --results "$out/policy" >/dev/null || fail "libtm-bench --policy exited $?"
+grep -qx '# study: policy' "$out/policy/libtm-bench-policy.csv" || fail "the policy CSV does not say its study"
+for runtime in libtm libitm; do
+  grep -Eq "^graph +$runtime +[0-9.]+ +[0-9.]+ +[0-9.]+ " "$out/policy/libtm-bench-policy.txt" \
+    || fail "the policy table has no time ratio of $runtime on graph"
+done
 # Quick runs never write over the tracked results.
 before=$(stat -c %Y "$top/results/libtm-bench.csv" 2>/dev/null)
 "$top/scripts/libtm-bench" --small --structures hashset --threads 1 --duration 0.05 --no-plot \
