@@ -38,7 +38,7 @@ def main():
         sys.exit(f"{libtm_bench.PROG}: {args.csv} holds no measurements")
     publish(study.report(), args.table)
     if not args.no_plot:
-        study.plot(args.png)
+        (study.policy_plot if study.is_policy() else study.plot)(args.png)
 
 
 if __name__ == "__main__":

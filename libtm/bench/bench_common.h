@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define BENCH_EXIT_USAGE 2   /* bad command line */
 #define BENCH_EXIT_BROKEN 3  /* the data structure failed verification */
@@ -53,5 +54,19 @@ typedef void bench_worker_fn(void *arg, const atomic_bool *stop);
  * whether a run on a shared machine got the processor time it asked for. */
 double bench_run_threads(unsigned threads, double duration, bench_worker_fn *worker,
                          void *args, size_t stride, double *cpu_seconds);
+
+/* For --test-verifier: does `damage`, runs `verified` (an expression that calls the verifier,
+ * which prints its complaint), counts a miss in `missed` if it still passes, then `undo`. */
+#define BENCH_EXPECT_CAUGHT(missed, what, verified, damage, undo)             \
+    do {                                                                       \
+        damage;                                                                \
+        printf("damage: %s -> ", what);                                        \
+        fflush(stdout);                                                        \
+        if (verified) {                                                        \
+            printf("NOT CAUGHT\n");                                            \
+            (missed)++;                                                        \
+        }                                                                      \
+        undo;                                                                  \
+    } while (0)
 
 #endif

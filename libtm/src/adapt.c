@@ -4,14 +4,17 @@
  * alone, as GCC's runtime also assumes. With more, time is cut into epochs: a probe runs each
  * candidate for a short epoch and measures its commit rate, twice, in mirrored order (A B C,
  * then C B A: a slow drift of the workload favours nobody; the second pass skips those the
- * first found at less than half the best), and keeps each candidate's better sample (another
- * process that takes a processor for a moment only ever lowers a sample);
+ * first found at less than half the best), and adds up each candidate's samples: the best of
+ * two flattered the candidate that varies most, which on a busy machine is a speculative one
+ * (it needs every thread on a processor at once), and wrongly beat serial execution;
  * the fastest then holds for a
  * longer epoch, which doubles (up to MAX_HOLD_NS) while the same candidate keeps winning, so
  * that the cost of probing the slower ones shrinks in a steady workload; the hold's rate
  * counts as one more measurement of the winner. A candidate that lost
  * by more than 30 % twice in a row, or by more than half once, is probed only every fourth
- * round. Hardware transactions
+ * round. Serial execution starts as the last winner with two threads: it runs at about the
+ * speed of one thread (serial_lock.c's turns), so a candidate that cannot beat it clearly never
+ * makes the program slower than it is with one thread. Hardware transactions
  * are a candidate like the others: they win where they commit in hardware, and lose where
  * capacity aborts, interrupts of preempted threads or fallbacks make them slow. A hold also
  * ends early when its rate over 100 ms falls below 30 % of what its probe measured (the
@@ -25,7 +28,6 @@
 #include "wait.h"
 
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #define PROBE_NS (2 * 1000 * 1000LL)       /* each candidate is probed twice a round */
@@ -56,7 +58,7 @@ struct candidate {
     bool htm;
     enum tm_algo_id algo;
     double rate;       /* commits per ns, smoothed over rounds */
-    double round_best; /* the better of this round's probes */
+    double round_commits, round_ns; /* this round's probes, added up */
     unsigned losses;   /* rounds in a row it lost by more than 30 % (a clear loss counts 2) */
 };
 
@@ -70,6 +72,7 @@ static struct {
     int serial;                    /* the serial candidate */
     int probing;                   /* the candidate being probed, or -1 while holding */
     bool backward;                 /* the round's second, mirrored pass */
+    bool alone_since;              /* the epoch now ending began while one thread ran */
     bool warming;                  /* the epoch now ending was a warm-up ... */
     int64_t after_warmup_ns;       /* ... and this is how long the epoch then lasts */
     int best;                      /* winner of the last round */
@@ -78,7 +81,7 @@ static struct {
     double hold_floor;             /* a hold ends early below this rate */
     unsigned epoch_start_commits;  /* total_commits() then */
     int64_t epoch_start_ns;
-} tuner = { .probing = -1, .best = -1, .hold_ns = MIN_HOLD_NS };
+} tuner = { .probing = -1, .alone_since = true, .hold_ns = MIN_HOLD_NS };
 
 /* Commits of every thread so far, modulo 2^32: differences over an epoch are exact. */
 static unsigned total_commits(void)
@@ -87,13 +90,6 @@ static unsigned total_commits(void)
     for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all)
         n += atomic_load_explicit(&d->adapt_commits, memory_order_relaxed);
     return n;
-}
-
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 void tm_adapt_init(void)
@@ -107,7 +103,7 @@ void tm_adapt_init(void)
         tuner.candidate[n++] = (struct candidate){ .algo = (enum tm_algo_id)i };
     }
     tuner.candidates = n;
-    tuner.current = tuner.serial; /* what one thread runs */
+    tuner.current = tuner.best = tuner.serial; /* what one thread runs */
     if (!tm_config.forced)
         tm_mode_set(NULL, false, TM_ALGO_serial);
 }
@@ -127,7 +123,7 @@ static void enter(struct tm_tx *tx, int index, int64_t now, int64_t length, bool
     tuner.current = index;
     tuner.epoch_start_commits = total_commits();
     tm_mode_set(tx, c->htm, c->algo);
-    tuner.epoch_start_ns = now_ns(); /* after the switch, which may have waited */
+    tuner.epoch_start_ns = tm_now_ns(); /* after the switch, which may have waited */
     int64_t start = now > tuner.epoch_start_ns ? now : tuner.epoch_start_ns;
     tuner.warming = probe && switching;
     if (tuner.warming) {
@@ -135,6 +131,12 @@ static void enter(struct tm_tx *tx, int index, int64_t now, int64_t length, bool
         length = tm_thread_count() > tm_processors() ? WARMUP_CROWDED_NS : WARMUP_NS;
     }
     atomic_store_explicit(&tuner.epoch_end, start + length, memory_order_release);
+}
+
+/* A candidate's commits per ns over this round's probes (0: not probed). */
+static double round_rate(const struct candidate *c)
+{
+    return c->round_ns > 0 ? c->round_commits / c->round_ns : 0;
 }
 
 static bool worth_probing(int i)
@@ -157,11 +159,11 @@ static int next_probe(int from)
     }
     double top = 0;
     for (int i = 0; i < tuner.candidates; i++)
-        if (tuner.candidate[i].round_best > top)
-            top = tuner.candidate[i].round_best;
+        if (round_rate(&tuner.candidate[i]) > top)
+            top = round_rate(&tuner.candidate[i]);
     /* The second pass only for those the first did not show to be far behind. */
     for (int i = from - 1; i >= 0; i--)
-        if (worth_probing(i) && tuner.candidate[i].round_best >= CLEAR_LOSS_SHARE * top)
+        if (worth_probing(i) && round_rate(&tuner.candidate[i]) >= CLEAR_LOSS_SHARE * top)
             return i;
     return -1;
 }
@@ -195,10 +197,10 @@ static void finish_round(struct tm_tx *tx, int64_t now)
 {
     for (int i = 0; i < tuner.candidates; i++) {
         struct candidate *c = &tuner.candidate[i];
-        if (c->round_best > 0)
-            c->rate = c->rate > 0 ? SMOOTHING * c->round_best + (1 - SMOOTHING) * c->rate
-                                  : c->round_best;
-        c->round_best = 0;
+        double measured = round_rate(c);
+        if (measured > 0)
+            c->rate = c->rate > 0 ? SMOOTHING * measured + (1 - SMOOTHING) * c->rate : measured;
+        c->round_commits = c->round_ns = 0;
     }
     int best = -1;
     for (int i = 0; i < tuner.candidates; i++) {
@@ -261,12 +263,18 @@ static void next_epoch(struct tm_tx *tx, int64_t now)
     struct candidate *c = &tuner.candidate[tuner.current];
     double rate = elapsed > 0 ? (double)commits / (double)elapsed : 0;
     if (tuner.probing < 0) {
-        c->rate = c->rate > 0 ? SMOOTHING * rate + (1 - SMOOTHING) * c->rate : rate;
+        /* Not the epoch since the thread went alone, though: it holds the program's start
+         * (building its data, say) or its single-threaded stretches, and made serial look
+         * several times slower than it is in the first round (travel: 128 commits/ms
+         * against 256 measured by its probes). */
+        if (!tuner.alone_since)
+            c->rate = c->rate > 0 ? SMOOTHING * rate + (1 - SMOOTHING) * c->rate : rate;
+        tuner.alone_since = false;
         start_round(tx, now);
         return;
     }
-    if (rate > c->round_best)
-        c->round_best = rate;
+    c->round_commits += commits;
+    c->round_ns += (double)elapsed;
     int next = next_probe(tuner.probing);
     if (next < 0) {
         finish_round(tx, now);
@@ -293,16 +301,19 @@ static bool hold_collapsed(int64_t now)
     return (double)commits < tuner.hold_floor * (double)(now - tuner.epoch_start_ns);
 }
 
-/* With one thread: serial, and the next second thread starts a round at once. */
+/* With one thread: serial, and the next second thread starts a round at once, in which
+ * serial is the last winner: the others must beat it clearly, since serial runs at about the
+ * speed of one thread (its turns keep the data in one cache: serial_lock.c). */
 static void go_alone(struct tm_tx *tx)
 {
     tuner.probing = -1;
-    tuner.best = -1;
+    tuner.best = tuner.serial;
     for (int i = 0; i < tuner.candidates; i++)
         tuner.candidate[i] = (struct candidate){ .htm = tuner.candidate[i].htm,
                                                  .algo = tuner.candidate[i].algo };
     tuner.hold_ns = MIN_HOLD_NS;
-    enter(tx, tuner.serial, now_ns(), 0, false);
+    tuner.alone_since = true;
+    enter(tx, tuner.serial, tm_now_ns(), 0, false);
 }
 
 static void maybe_next_epoch(struct tm_tx *tx)
@@ -316,7 +327,7 @@ static void maybe_next_epoch(struct tm_tx *tx)
         if (tuner.current == tuner.serial || end == INT64_MAX)
             return;
     } else {
-        now = now_ns();
+        now = tm_now_ns();
         if (now < end && !(end != INT64_MAX && hold_collapsed(now)))
             return;
     }

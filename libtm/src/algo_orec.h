@@ -26,6 +26,7 @@ struct orec_tx {
     uint64_t snapshot;
     orec_t **read_next, **read_end, **read_base;
     struct tm_log locks;    /* struct lock_entry */
+    bool alone; /* no other thread was registered at begin: none can commit meanwhile */
 };
 _Static_assert(sizeof(struct orec_tx) <= TM_ALGO_STATE_SIZE, "orec state too large");
 

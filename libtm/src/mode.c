@@ -12,6 +12,7 @@ void tm_mode_set(struct tm_tx *tx, bool htm, enum tm_algo_id algo)
         atomic_load_explicit(&tm_serial_lock.algo, memory_order_relaxed) == algo)
         return;
     tm_serial_write_lock(tx);
+    tm_serial_turns_reset();
     atomic_store_explicit(&tm_serial_lock.algo, (uint8_t)algo, memory_order_relaxed);
     atomic_store_explicit(&tm_serial_lock.speculative, tm_algos[algo]->speculative,
                           memory_order_relaxed);

@@ -28,11 +28,13 @@
 
 #define WAIT_BACKSTOP_NS (1000 * 1000L)
 
-/* The other transaction validates and moves to the current time (at least `time`). */
+/* The other transaction validates and moves to the current time (at least `time`). The
+ * release store orders this thread's commit (its reading of the clock included) before the
+ * other's answer, which reads the clock after taking the request. */
 static void request_move(struct tm_tx *d)
 {
     if (atomic_load_explicit(&d->read_limit, memory_order_relaxed) != 0)
-        atomic_store_explicit(&d->read_limit, 0, memory_order_relaxed);
+        atomic_store_explicit(&d->read_limit, 0, memory_order_release);
 }
 
 static bool holds_up(struct tm_tx *d, uint64_t time)

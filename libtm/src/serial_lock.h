@@ -24,7 +24,15 @@ struct tm_serial_lock_line {
     _Atomic uint8_t htm_mode;    /* 1: new transactions try the hardware */
     _Atomic uint8_t algo;        /* enum tm_algo_id of new software transactions */
     _Atomic uint8_t speculative; /* ... and whether it runs beside others (readers can run) */
-    char padding[TM_CACHELINE - sizeof(uint32_t) - 3];
+    /* Turns (serial mode, several threads; serial_lock.c): whose transactions take the word
+     * now (NULL: anybody's), who waits to be next, and when the turn began (monotonic ns).
+     * Written when a turn changes hands, which is also the only time a hardware transaction
+     * could mind: there are no turns while hardware transactions are on. */
+    _Atomic(struct tm_tx *) turn;
+    _Atomic(struct tm_tx *) next_turn;
+    _Atomic int64_t turn_start;
+    _Atomic uint32_t turn_woken; /* the queued thread was woken at the turn's end */
+    char padding[TM_CACHELINE - sizeof(uint32_t) - 4 - 3 * sizeof(uint64_t) - sizeof(uint32_t)];
 };
 extern struct tm_serial_lock_line tm_serial_lock __attribute__((visibility("hidden")));
 
@@ -41,6 +49,24 @@ static inline const struct tm_algo *tm_mode_algo(void)
     return tm_algos[atomic_load_explicit(&tm_serial_lock.algo, memory_order_relaxed)];
 }
 void tm_serial_lock_after_fork(void);
+
+/* Exclusive transactions in serial mode take the word in turns: a thread that finds the word
+ * taken waits in line, the holder keeps taking it alone for a turn and then hands over, so
+ * that the word and the data stay in one processor's cache for a turn instead of moving at
+ * every transaction (serial_lock.c). The word alone still makes the transactions exclusive:
+ * a turn only says who tries to take it. */
+static inline bool tm_serial_turn_allows(const struct tm_tx *tx)
+{
+    struct tm_tx *turn = atomic_load_explicit(&tm_serial_lock.turn, memory_order_relaxed);
+    return !turn || turn == tx;
+}
+/* The word for an exclusive transaction, in turns while the mode is serial (otherwise as
+ * tm_serial_write_lock). */
+void tm_serial_exclusive_lock(struct tm_tx *tx);
+/* After a mode change (under the word): no turns. */
+void tm_serial_turns_reset(void);
+/* A thread leaves: it gives up its turn and its place in line. */
+void tm_serial_turn_leave(struct tm_tx *tx);
 extern bool tm_serial_asymmetric __attribute__((visibility("hidden")));
 
 /* The reader's side of the serial lock's handshake: its flag before its look at the word. A

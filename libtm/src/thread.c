@@ -36,6 +36,7 @@ static void thread_exit(void *arg)
                  "cancellation from transactional code); the transaction cannot finish");
     release_open_descriptors(tx);
     tm_reclaim_drain(tx); /* blocks freed by its transactions that others might still read */
+    tm_serial_turn_leave(tx);
     tm_set_current_tx(NULL);
     unsigned left = atomic_fetch_sub_explicit(&tm_threads, 1, memory_order_relaxed) - 1;
     tm_event_thread_exit(tx, left);

@@ -32,7 +32,7 @@ static inline __attribute__((always_inline)) void enter_exclusive(struct tm_tx *
     if (tm_thread_count() == 1 && tm_serial_lock_alone(tx)) {
         tx->serial_hold = HOLD_READ;
     } else {
-        tm_serial_write_lock(tx);
+        tm_serial_exclusive_lock(tx);
         tx->serial_hold = HOLD_WRITE;
     }
     tx->state = irrevocable ? TX_IRREVOCABLE : TX_SERIAL;
@@ -216,10 +216,16 @@ static inline bool take_exclusive_fast(struct tm_tx *tx)
         return true;
     }
     uint32_t free_word = 0;
-    if (!atomic_compare_exchange_strong_explicit(&tm_serial_lock.word, &free_word, 1,
+    if (!tm_serial_turn_allows(tx) ||
+        !atomic_compare_exchange_strong_explicit(&tm_serial_lock.word, &free_word, 1,
                                                  memory_order_acquire, memory_order_relaxed))
         return false;
     tx->serial_hold = HOLD_WRITE;
+    /* The mode may have turned speculative before the word was ours: readers may run. */
+    if (unlikely(atomic_load_explicit(&tm_serial_lock.speculative, memory_order_relaxed))) {
+        release_serial_lock(tx);
+        return false;
+    }
     return true;
 }
 

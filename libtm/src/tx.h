@@ -199,6 +199,9 @@ struct tm_tx {
     _Atomic uint32_t move_waiters; /* threads sleeping until this one publishes */
     /* --- each contention manager's state that other threads read or write (cm.h) --- */
     _Alignas(TM_CACHELINE) unsigned char cm_shared[TM_CM_COUNT][TM_CM_SHARED_SIZE];
+    /* --- the serial lock's turns (serial_lock.c) --- */
+    _Alignas(TM_CACHELINE) _Atomic uint32_t turn_signal; /* bumped to wake this thread */
+    _Atomic uint32_t turn_asleep;                        /* sleeps on turn_signal */
 
     /* --- registry --- */
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */

@@ -29,6 +29,13 @@ unsigned tm_processors(void)
     return processors;
 }
 
+int64_t tm_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 void tm_wait_pause(unsigned *round)
 {
     unsigned r = (*round)++;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 unsigned tm_processors(void); /* processors this process may run on */
+int64_t tm_now_ns(void);      /* CLOCK_MONOTONIC */
 void tm_wait_pause(unsigned *round);
 /* A bounded spin before sleeping on another thread's answer (privatization.c):
  * tm_wait_spinning is true while the caller should look again, false when it should sleep.

@@ -8,7 +8,9 @@ each forced algorithm relative to the sequential build at 1 thread, and the leas
 runtime got; then the goals over all rows (scripts/goals.toml). The plot: throughput against
 threads, a panel per structure and update rate, a line per runtime. Runtimes named R+MODE
 (--size-counter: intset's shared size kept flat, in a closed nested or in an open transaction)
-add a table of closed/flat and open/flat and aborts per operation.
+add a table of closed/flat and open/flat and aborts per operation. A --policy run (the note
+'study: policy') is judged on time at 2 threads / time at 1 per workload and runtime instead,
+with a bar plot of it.
 
 CSVs written before the collector kept every run (one row per configuration and runtime, with
 medians and a `runs` column) are read as they are."""
@@ -19,7 +21,7 @@ from reports.common import (field, median, ordered, ratio, reaches, shown, note,
 from reports.goals import goals
 
 PROG = "plot-libtm-bench"
-STRUCTURE_ORDER = ["rbtree", "skiplist", "list", "hashset", "bank", "travel"]
+STRUCTURE_ORDER = ["rbtree", "skiplist", "list", "hashset", "bank", "travel", "genome", "graph"]
 STYLE = {  # runtime -> (colour, marker, line style)
     "libtm": ("tab:red", "o", "-"),
     "libtm-orec": ("tab:orange", "s", "-"),
@@ -82,11 +84,14 @@ class Cell:
     def __init__(self):
         self.ops_per_s, self.cpu_rates, self.shares, self.modes = [], [], [], []
         self.aborts_per_commit = []
+        self.by_round = {}  # round -> ops/s
 
     def add_run(self, row, threads, cores):
         if row.get("status") != "ok" or field(row, "ops_per_s") is None:
             return   # a failed run (the collector said FAIL) measured nothing
         self.ops_per_s.append(field(row, "ops_per_s"))
+        if row.get("round"):
+            self.by_round[row["round"]] = field(row, "ops_per_s")
         cpu_s, seconds, ops = field(row, "cpu_s"), field(row, "seconds"), field(row, "ops")
         if cpu_s:
             self.cpu_rates.append(ops / cpu_s)
@@ -375,7 +380,128 @@ class Study:
                     ab["flat"], ab["closed"], ab["open"]))
         return out
 
+    # ---- the policy: 2 threads against 1 (--policy) -------------------------------------
+    def is_policy(self):
+        return note(self.notes, "study") == "policy"
+
+    def policy_goal(self, structure):
+        g = goals("libtm_bench")
+        return g["policy_travel_time_ratio_max"] if structure == "travel" else g["policy_time_ratio_max"]
+
+    def policy_rows(self):
+        """Per structure and runtime measured at 1 and 2 threads: a dict with the medians
+        (ops/s), the time ratio 2 threads / 1 thread of the medians (the same work, so the
+        inverse of the throughput ratio), the ratios of each round's pair, and the mode the
+        adaptive default ran most at 2 threads."""
+        rows = []
+        structures = ordered(c.structure for c in self.configs.values())
+        for structure in [s for s in STRUCTURE_ORDER if s in structures]:
+            by_threads = {c.threads: c for c in self.configs.values() if c.structure == structure}
+            if 1 not in by_threads or 2 not in by_threads:
+                continue
+            one, two = by_threads[1], by_threads[2]
+            for runtime in self.runtimes:
+                a, b = one.cells.get(runtime), two.cells.get(runtime)
+                if not a or not b or a.ops is None or b.ops is None:
+                    continue
+                rounds = [ratio(a.by_round[r], b.by_round[r]) for r in a.by_round if r in b.by_round]
+                rows.append({"structure": structure, "runtime": runtime, "one": a.ops, "two": b.ops,
+                             "time_ratio": ratio(a.ops, b.ops),
+                             "rounds": [v for v in rounds if v is not None],
+                             "mode": two.chosen_mode() if runtime == "libtm" else None})
+        return rows
+
+    def policy_verdict(self, row):
+        """'met' (the medians' ratio within the goal), 'within noise' (at most
+        policy_noise above it) or 'not met'."""
+        goal = self.policy_goal(row["structure"])
+        if round(row["time_ratio"], 2) <= goal:
+            return "met"
+        if round(row["time_ratio"], 2) <= goal + goals("libtm_bench")["policy_noise"]:
+            return "within noise"
+        return "not met"
+
+    def policy_section(self):
+        rows = self.policy_rows()
+        out = ["", "Time at 2 threads / time at 1 thread (the same work; medians of the rounds; range =",
+               "the ratios of each round's pair, which ran back to back). Goal for libtm's adaptive",
+               "default (scripts/goals.toml): at most %.2f, on travel %.2f; up to %.2f above is" % (
+                   goals("libtm_bench")["policy_time_ratio_max"],
+                   goals("libtm_bench")["policy_travel_time_ratio_max"],
+                   goals("libtm_bench")["policy_noise"]),
+               "within noise.",
+               "%-9s %-10s %10s %10s %9s %-11s %-10s %s" % (
+                   "structure", "runtime", "1 thr M/s", "2 thr M/s", "time 2/1", "range", "mode @2", "goal")]
+        for r in rows:
+            out.append(("%-9s %-10s %10s %10s %9s %-11s %-10s %s" % (
+                r["structure"], r["runtime"], mops(r["one"]), mops(r["two"]), shown(r["time_ratio"], ".2f"),
+                span(r["rounds"]) if r["rounds"] else "-", r["mode"] or "-",
+                self.policy_verdict(r) if r["runtime"] == "libtm" else "")).rstrip())
+        return out
+
+    def policy_readme_table(self):
+        """Markdown: per workload, libtm's default and GCC's libitm at 1 and 2 threads."""
+        rows = self.policy_rows()
+        runtimes = [r for r in ("libtm", "libitm") if any(x["runtime"] == r for x in rows)]
+        head = ["workload"]
+        for runtime in runtimes:
+            head += [f"{runtime} 1 thr", f"{runtime} 2 thr", f"{runtime} time 2/1"]
+        head += ["libtm mode @2", "goal (libtm)"]
+        out = []
+        for structure in ordered(r["structure"] for r in rows):
+            cells = {r["runtime"]: r for r in rows if r["structure"] == structure}
+            line = [structure]
+            for runtime in runtimes:
+                r = cells.get(runtime)
+                if r:
+                    line += [mops(r["one"]), mops(r["two"]), f"{r['time_ratio']:.2f} ({span(r['rounds'])})"]
+                else:
+                    line += ["-"] * 3
+            tm = cells.get("libtm")
+            if tm:
+                line += [tm["mode"] or "-", f"<= {self.policy_goal(structure):.2f}: {self.policy_verdict(tm)}"]
+            else:
+                line += ["-", "-"]
+            out.append(line)
+        return markdown_table(head, out)
+
+    def policy_plot(self, png_path):
+        plt = pyplot(PROG)
+        rows = self.policy_rows()
+        structures = ordered(r["structure"] for r in rows)
+        runtimes = ordered(r["runtime"] for r in rows)
+        fig, ax = plt.subplots(figsize=(max(5.0, 1.9 * len(structures) + 1.5), 3.8))
+        width = 0.8 / max(len(runtimes), 1)
+        for k, runtime in enumerate(runtimes):
+            xs, ys, low, high = [], [], [], []
+            for i, structure in enumerate(structures):
+                r = next((x for x in rows if x["structure"] == structure and x["runtime"] == runtime), None)
+                if r is None:
+                    continue
+                xs.append(i + (k - (len(runtimes) - 1) / 2) * width)
+                ys.append(r["time_ratio"])
+                rounds = r["rounds"] or [r["time_ratio"]]
+                low.append(max(r["time_ratio"] - min(rounds), 0))
+                high.append(max(max(rounds) - r["time_ratio"], 0))
+            ax.bar(xs, ys, width, yerr=[low, high], capsize=3, color=style(runtime)[0], label=runtime)
+        for i, structure in enumerate(structures):
+            goal = self.policy_goal(structure)
+            ax.plot([i - 0.45, i + 0.45], [goal, goal], color="black", linestyle="--", linewidth=0.9)
+        ax.axhline(1.0, color="gray", linewidth=0.6)
+        ax.set_xticks(range(len(structures)))
+        ax.set_xticklabels(structures)
+        ax.set_ylabel("time at 2 threads / at 1")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize=8, loc="best")
+        ax.set_title("libtm-bench --policy: a second thread against the 1-thread run\n"
+                     "(medians; bars span the rounds; dashed: libtm's goal)", fontsize=10)
+        fig.tight_layout()
+        fig.savefig(png_path, dpi=100)
+
     def report(self):
+        if self.is_policy():
+            return "\n".join(self.table() + self.policy_section()) + "\n"
         if self.runtimes and all("+" in r for r in self.runtimes):
             # --size-counter: the ratios are the study; the goals are libtm-bench's own rows'.
             head = self.table()[:2]
@@ -395,7 +521,7 @@ class Study:
             c = self.configs[(structure, str(update), threads)]
             size = int(c.size)
             size = f"{size // 1024}k" if size % 1024 == 0 else str(size)
-            label = structure if structure in ("bank", "travel") else \
+            label = structure if structure in ("bank", "travel", "genome", "graph") else \
                 f"{names.get(structure, structure)} {size} {c.update} %"
             rows.append([label, str(threads), f"**{mops(c.median('libtm'))}**"]
                         + [mops(c.median(r)) for r in shown_runtimes]

@@ -52,6 +52,16 @@ def libtm_nohtm_goals():
             for goal, measured, met in libtm_study().goal_checks()]
 
 
+def libtm_policy():
+    study = libtm_bench.Study(results("libtm-bench-policy.csv"))
+    n = note
+    return caption(f"`{n(study.notes, 'command')}`: {n(study.notes, 'machine')}; median of "
+                   f"{n(study.notes, 'rounds')} rounds, 1 and 2 threads and both runtimes alternating "
+                   "within a round; millions of atomic blocks per second (travel: transactions); "
+                   "time 2/1 = time at 2 threads / time at 1 for the same work, the rounds' range "
+                   "in brackets") + study.policy_readme_table()
+
+
 # ---- contention managers ------------------------------------------------------------------------
 def libtm_cm():
     study = libtm_cm_bench.Study(results("libtm-cm-bench.csv"))
@@ -169,6 +179,7 @@ BLOCKS = {
     "headline": headline,
     "libtm-nohtm": libtm_nohtm,
     "libtm-nohtm-goals": libtm_nohtm_goals,
+    "libtm-policy": libtm_policy,
     "libtm-cm": libtm_cm,
     "atomic-quake": atomic_quake_goals,
     "quake-sweep": quake_sweep_table,

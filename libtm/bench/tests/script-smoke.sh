@@ -20,28 +20,48 @@ grep -qx '# rounds: 2' "$csv" || fail "the CSV does not say how many rounds ran"
 runtimes="libitm libitm-mlwt mutex"
 algorithms=$("$top/libtm/tools/libtm-stats" --list speculative-algorithms | sed 's/^/libtm-/')
 [ -e "$top/libtm/lib/libitm.so.1" ] && runtimes="libtm $(echo $algorithms) $runtimes"
-for structure in list bank travel; do
-  for threads in 1 2; do
-    want=$runtimes; [ "$threads" -eq 1 ] && want="$want seq floor"
-    for runtime in $want; do
-      rows=$(awk -F, -v s="$structure" -v t="$threads" -v r="$runtime" '$1 == s && $3 == t && $4 == r' "$csv")
-      [ "$(echo "$rows" | grep -c .)" = 2 ] || fail "not one row per round for $structure threads=$threads $runtime: $rows"
-      while IFS=, read -r _ _ _ _ round status size ops _ ops_per_s cpu_s _ _ modes; do
-        [ "$status" = ok ] && [ -n "$ops" ] && [ -n "$ops_per_s" ] && [ -n "$cpu_s" ] || fail "bad row (round $round): $rows"
-        case $structure in list) want_size=256 ;; bank) want_size=1024 ;; travel) want_size=16384 ;; esac
-        [ "$size" = "$want_size" ] || fail "wrong size in: $rows"
-        if [ "$runtime" = libtm ]; then
-          [[ $modes =~ ^(htm|orec|norec|serial):[0-9.]+( |$) ]] || fail "no modes of the adaptive default in: $rows"
-        fi
-      done <<<"$rows"
+# check_rows CSV ROUNDS STRUCTURE...: one measured row per round for every structure, thread
+# count and runtime.
+check_rows() {
+  local csv=$1 want_rounds=$2; shift 2
+  local structure threads runtime want rows round status size ops ops_per_s cpu_s modes want_size
+  for structure in "$@"; do
+    for threads in 1 2; do
+      want=$runtimes; [ "$threads" -eq 1 ] && want="$want seq floor"
+      for runtime in $want; do
+        rows=$(awk -F, -v s="$structure" -v t="$threads" -v r="$runtime" '$1 == s && $3 == t && $4 == r' "$csv")
+        [ "$(echo "$rows" | grep -c .)" = "$want_rounds" ] || fail "not one row per round for $structure threads=$threads $runtime: $rows"
+        while IFS=, read -r _ _ _ _ round status size ops _ ops_per_s cpu_s _ _ modes; do
+          [ "$status" = ok ] && [ -n "$ops" ] && [ -n "$ops_per_s" ] && [ -n "$cpu_s" ] || fail "bad row (round $round): $rows"
+          case $structure in list) want_size=256 ;; bank) want_size=1024 ;; travel) want_size=16384 ;;
+                             genome) want_size=16384 ;; graph) want_size=32768 ;; esac
+          [ "$size" = "$want_size" ] || fail "wrong size in: $rows"
+          if [ "$runtime" = libtm ]; then
+            [[ $modes =~ ^(htm|orec|norec|serial):[0-9.]+( |$) ]] || fail "no modes of the adaptive default in: $rows"
+          fi
+        done <<<"$rows"
+      done
     done
   done
-done
+}
+check_rows "$csv" 2 list bank travel
 echo "CSV has $(grep -vc '^#' "$csv") lines, every run measured"
 grep -q '^list ' "$out/libtm-bench.txt" || fail "the table misses the list rows"
 if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
   [ -s "$out/libtm-bench.png" ] || fail "no plot although matplotlib is installed"
 fi
+# The fixed-work programs, with their small inputs.
+"$top/scripts/libtm-bench" --structures genome,graph --small-work --threads 1,2 --repeat 1 \
+  --no-plot --results "$out/fixed" >/dev/null || fail "libtm-bench --small-work exited $?"
+check_rows "$out/fixed/libtm-bench.csv" 1 genome graph
+# The policy study: 2 threads against 1, libtm's default against GCC's libitm.
+"$top/scripts/libtm-bench" --policy --small-work --structures graph --repeat 1 --no-plot \
+  --results "$out/policy" >/dev/null || fail "libtm-bench --policy exited $?"
+grep -qx '# study: policy' "$out/policy/libtm-bench-policy.csv" || fail "the policy CSV does not say its study"
+for runtime in libtm libitm; do
+  grep -Eq "^graph +$runtime +[0-9.]+ +[0-9.]+ +[0-9.]+ " "$out/policy/libtm-bench-policy.txt" \
+    || fail "the policy table has no time ratio of $runtime on graph"
+done
 # Quick runs never write over the tracked results.
 before=$(stat -c %Y "$top/results/libtm-bench.csv" 2>/dev/null)
 "$top/scripts/libtm-bench" --small --structures hashset --threads 1 --duration 0.05 --no-plot \

@@ -17,7 +17,8 @@ expect_usage_error() {  # PROGRAM WORD-EXPECTED-IN-MESSAGE ARGS...
   fi
 }
 
-for program in intset-tm intset-mutex intset-seq bank-tm bank-mutex bank-seq travel-tm travel-mutex travel-seq; do
+for program in intset-tm intset-mutex intset-seq bank-tm bank-mutex bank-seq travel-tm travel-mutex travel-seq \
+               genome-tm genome-mutex genome-seq graph-tm graph-mutex graph-seq; do
   for option in --help -h; do
     if ! "$bin/$program" $option | grep -q '^Usage:'; then
       echo "FAIL: $program $option does not print a usage text"; failures=$((failures + 1))
@@ -46,9 +47,24 @@ for program in travel-tm travel-mutex travel-seq; do
   expect_usage_error "$program" --transactions --transactions 0
   expect_usage_error "$program" --transactions --duration 1 --transactions 100
 done
+for program in genome-tm genome-mutex genome-seq; do
+  expect_usage_error "$program" --gene-length --gene-length 255
+  expect_usage_error "$program" --segment-length --segment-length 7
+  expect_usage_error "$program" --segment-length --segment-length 20   # too short for 65536 bases
+  expect_usage_error "$program" --segment-length --gene-length 256 --segment-length 200
+  expect_usage_error "$program" --segments --segments 0
+  expect_usage_error "$program" --segments --segments 268435456 --segment-length 1024
+done
+for program in graph-tm graph-mutex graph-seq; do
+  expect_usage_error "$program" --scale --scale 7
+  expect_usage_error "$program" --scale --scale 27
+  expect_usage_error "$program" --edge-factor --edge-factor 0
+done
 expect_usage_error intset-seq "--threads 1" --threads 2
 expect_usage_error bank-seq "--threads 1" --threads 2
 expect_usage_error travel-seq "--threads 1" --threads 2
+expect_usage_error genome-seq "--threads 1" --threads 2
+expect_usage_error graph-seq "--threads 1" --threads 2
 
 [ "$failures" -eq 0 ] && echo "usage: all checks passed"
 exit $((failures > 0))

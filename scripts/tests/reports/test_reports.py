@@ -136,6 +136,38 @@ class LibtmBench(unittest.TestCase):
         self.assertTrue(measured.startswith("1.70 (0.100 -> 0.170 M/s)") and met)
 
 
+class LibtmBenchPolicy(unittest.TestCase):
+    def setUp(self):
+        self.study = libtm_bench.Study(fixture("libtm-bench-policy.csv"))
+        self.rows = {(r["structure"], r["runtime"]): r for r in self.study.policy_rows()}
+
+    def test_table(self):
+        self.assertTrue(self.study.is_policy())
+        expect_text(self, "libtm-bench-policy.txt", self.study.report())
+
+    def test_time_ratios(self):
+        travel = self.rows[("travel", "libtm")]
+        self.assertEqual((travel["one"], travel["two"]), (100000, 125000))   # medians
+        self.assertAlmostEqual(travel["time_ratio"], 0.8)                     # 100 k / 125 k
+        self.assertEqual(len(travel["rounds"]), 3)                           # 0.67, 1.00, 0.80
+        self.assertEqual(travel["mode"], "orec:85")
+        self.assertEqual(self.study.policy_verdict(travel), "met")            # goal 0.8 on travel
+        self.assertEqual(len(self.rows[("travel", "libitm")]["rounds"]), 2)  # round 3 failed at 2
+
+    def test_verdicts(self):
+        graph = self.rows[("graph", "libtm")]
+        self.assertAlmostEqual(graph["time_ratio"], 2e6 / 1.85e6)             # 1.08
+        self.assertEqual(self.study.policy_verdict(graph), "not met")         # though round 2: 0.95
+        self.assertEqual(self.study.policy_verdict(dict(graph, time_ratio=1.05)), "within noise")
+        self.assertEqual(self.study.policy_verdict(dict(graph, time_ratio=1.0)), "met")
+        libitm = self.rows[("graph", "libitm")]
+        self.assertEqual(self.study.policy_verdict(libitm), "not met")        # 4.0 in every round
+
+    def test_readme_table(self):
+        table = self.study.policy_readme_table()
+        self.assertIn("| travel | 0.10 | 0.12 | 0.80 (0.67-1.00) |", table[2])
+
+
 class LibtmCmBench(unittest.TestCase):
     def setUp(self):
         self.study = libtm_cm_bench.Study(fixture("libtm-cm-bench.csv"))
