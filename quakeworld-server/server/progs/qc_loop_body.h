@@ -68,8 +68,7 @@ enum qc_run_result QC_LOOP_NAME(qc_ctx *ctx, int exitdepth)
  * PlayerPreThink) then aborts. Leaving memory as it is equals storing the value it holds; the
  * load keeps the word in the read set, so a concurrent change of it still conflicts. Not for
  * entity fields: there the load would put words a command only writes into its read set, and
- * a concurrent commit of such a word, harmless before, becomes a failed validation (orec, 2
- * threads: 2.4 % aborts with it, 1.6 % without). */
+ * a concurrent commit of such a word, harmless before, would become a failed validation. */
 #define STORE_CHANGED(p, v)                                                                  \
     do {                                                                                     \
         uint32_t *p_ = (p), v_ = (v);                                                        \

@@ -181,8 +181,8 @@ LIBTM_SAFE qc_status qcg_link_edict(int n, bool touch_triggers)
         /* Updated in place, each value only if it changed, and relinked without unlinking
          * first: qw_area_link_object moves the object to another list only when its node
          * or its kind changes. An unlink here wrote the node's list (its head, or the
-         * neighbours' links) on every move, and every command that had scanned that list
-         * (pmove, traces, touches) aborted: 70 % of the move commands' aborts. */
+         * neighbours' links) on every move, a conflict with every command that had
+         * scanned that list (pmove, traces, touches). */
         for (int i = 0; i < 3; i++) {
             if (obj->origin[i] != origin[i])
                 obj->origin[i] = origin[i];
