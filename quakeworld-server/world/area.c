@@ -137,6 +137,14 @@ LIBTM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
     qw_area_link *head = NULL;
     if (obj->solid != QW_SOLID_NOT) {
         node = node_holding_box(area, absmin, absmax);
+        /* An object that now fits one of its node's children stays where it is: a box
+         * straddling a split leaves its node for the parent and would come back a few moves
+         * later, and every entry and exit writes a list that every command moving nearby has
+         * read. Queries visit a node's ancestors, so an object listed one level higher than
+         * needed is still found; a second level down, it moves. */
+        qw_areanode *held = obj->node;
+        if (held && (held->children[0] == node || held->children[1] == node))
+            node = held;
         head = obj->solid == QW_SOLID_TRIGGER ? &node->trigger_objects : &node->solid_objects;
     }
     bool stays = node && obj->node == node && obj->list == head;

@@ -63,13 +63,18 @@ typedef struct qw_area_object {
     short leafnums[QW_MAX_ENT_LEAFS];/* leaf index - 1 (the PVS bit number) of those leafs */
 } qw_area_object;
 
+/* The tree's shape, the trigger list and the solid list each on a 32-byte stripe of its own
+ * (libtm's orec locks memory in 32-byte stripes): a move that enters or leaves a node's solid
+ * list must not conflict with the commands that only scanned its triggers (every move's touch
+ * scan), nor a walk of the shape with either list. */
+#define QW_AREA_STRIPE 32
 typedef struct qw_areanode {
     int axis;                        /* 0 = X, 1 = Y, -1 = leaf node */
     float dist;
     struct qw_areanode *children[2]; /* [0] above dist, [1] below */
-    qw_area_link trigger_objects;
-    qw_area_link solid_objects;
     pthread_mutex_t *list_lock;      /* NULL unless qw_area_enable_list_locks */
+    _Alignas(QW_AREA_STRIPE) qw_area_link trigger_objects;
+    _Alignas(QW_AREA_STRIPE) qw_area_link solid_objects;
 } qw_areanode;
 
 typedef struct qw_area {

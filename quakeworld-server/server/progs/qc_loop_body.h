@@ -61,6 +61,20 @@ enum qc_run_result QC_LOOP_NAME(qc_ctx *ctx, int exitdepth)
         COUNT();                                                                             \
         DISPATCH();                                                                          \
     } while (0)
+/* A shared global is stored only when the statement changes it. QuakeWorld's game stores the
+ * same value again and again (PutClientInServer's modelindex_eyes and modelindex_player on
+ * every respawn); in a transaction a store locks the word's 32-byte stripe until commit, and
+ * every command that read a neighbouring global (intermission_running, read by every
+ * PlayerPreThink) then aborts. Leaving memory as it is equals storing the value it holds; the
+ * load keeps the word in the read set, so a concurrent change of it still conflicts. Not for
+ * entity fields: there the load would put words a command only writes into its read set, and
+ * a concurrent commit of such a word, harmless before, would become a failed validation. */
+#define STORE_CHANGED(p, v)                                                                  \
+    do {                                                                                     \
+        uint32_t *p_ = (p), v_ = (v);                                                        \
+        if (QC_LOAD(p_) != v_)                                                               \
+            QC_STORE(p_, v_);                                                                \
+    } while (0)
 #define A (g + in->a)
 #define B (g + in->b)
 #define C (g + in->c)
@@ -320,11 +334,11 @@ op_GATHER3:
     A[1].u = QC_LOAD(&shared[in->a + 1].u);
     A[2].u = QC_LOAD(&shared[in->a + 2].u);
     NEXT_FREE();
-op_SCATTER1: QC_STORE(&shared[in->a].u, A->u); NEXT_FREE();
+op_SCATTER1: STORE_CHANGED(&shared[in->a].u, A->u); NEXT_FREE();
 op_SCATTER3:
-    QC_STORE(&shared[in->a].u, A[0].u);
-    QC_STORE(&shared[in->a + 1].u, A[1].u);
-    QC_STORE(&shared[in->a + 2].u, A[2].u);
+    STORE_CHANGED(&shared[in->a].u, A[0].u);
+    STORE_CHANGED(&shared[in->a + 1].u, A[1].u);
+    STORE_CHANGED(&shared[in->a + 2].u, A[2].u);
     NEXT_FREE();
 op_END:
     kind = QC_ERR_CODE_END;
@@ -364,6 +378,7 @@ failed: /* a library builtin recorded its error */
 #undef NEXT
 #undef NEXT_FREE
 #undef JUMP
+#undef STORE_CHANGED
 #undef A
 #undef B
 #undef C

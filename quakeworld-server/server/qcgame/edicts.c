@@ -178,15 +178,29 @@ LIBTM_SAFE qc_status qcg_link_edict(int n, bool touch_triggers)
     for (int i = 0; i < 3 && same; i++)
         same = obj->origin[i] == origin[i] && obj->mins[i] == mins[i] && obj->maxs[i] == maxs[i];
     if (!same) {
-        qw_area_unlink_object(obj);
-        qw_vec_copy(origin, obj->origin);
-        qw_vec_copy(mins, obj->mins);
-        qw_vec_copy(maxs, obj->maxs);
-        obj->solid = solid;
-        obj->bsp_model = bsp;
-        obj->flags = area_flags;
-        obj->owner = owner_obj;
-        obj->user = NULL;
+        /* Updated in place, each value only if it changed, and relinked without unlinking
+         * first: qw_area_link_object moves the object to another list only when its node
+         * or its kind changes. An unlink here wrote the node's list (its head, or the
+         * neighbours' links) on every move, a conflict with every command that had
+         * scanned that list (pmove, traces, touches). */
+        for (int i = 0; i < 3; i++) {
+            if (obj->origin[i] != origin[i])
+                obj->origin[i] = origin[i];
+            if (obj->mins[i] != mins[i])
+                obj->mins[i] = mins[i];
+            if (obj->maxs[i] != maxs[i])
+                obj->maxs[i] = maxs[i];
+        }
+        if (obj->solid != solid)
+            obj->solid = solid;
+        if (obj->bsp_model != bsp)
+            obj->bsp_model = bsp;
+        if (obj->flags != area_flags)
+            obj->flags = area_flags;
+        if (obj->owner != owner_obj)
+            obj->owner = owner_obj;
+        if (obj->user)
+            obj->user = NULL;
         qw_area_link_object(&sv.area, obj);
     }
     float absmin[3], absmax[3];

@@ -174,6 +174,37 @@ static void relink_moves_between_nodes(void **state)
     qw_area_unlink_object(&o);                    /* twice is harmless */
 }
 
+/* An object that leaves its node for the parent stays there while it fits only one level
+ * lower (a box crossing a split back and forth writes no list), and goes down once it fits two
+ * levels lower; queries find it wherever it is listed. */
+static void relink_stays_one_level_up(void **state)
+{
+    (void)state;
+    const qw_areanode *root = &area.nodes[0], *child = root->children[0];
+    assert_int_not_equal(child->axis, -1);
+    int a0 = root->axis, a1 = child->axis;
+    float at[3] = {0, 0, 100};
+    qw_area_object o;
+    qw_area_object_init(&o);
+    at[a0] = root->dist;              /* across the root's split */
+    at[a1] = child->dist;
+    set_box(&o, at[0], at[1], at[2], 16);
+    o.solid = QW_SOLID_SLIDEBOX;
+    qw_area_link_object(&area, &o);
+    assert_ptr_equal(o.node, root);
+    at[a0] = root->dist + 40;         /* now across the child's split only: fits the child */
+    qw_area_relink_object(&area, &o, at);
+    assert_ptr_equal(o.node, root);
+    float lo[3] = {at[0] - 1, at[1] - 1, 99}, hi[3] = {at[0] + 1, at[1] + 1, 101};
+    qw_area_object *out[2];
+    assert_int_equal(qw_area_query_box(&area, lo, hi, QW_SOLID_BBOX, out, 2), 1);
+    assert_ptr_equal(out[0], &o);
+    at[a1] = child->dist + 40;        /* fits a grandchild of the root: moves down */
+    qw_area_relink_object(&area, &o, at);
+    assert_true(o.node != root && o.node != child);
+    qw_area_unlink_object(&o);
+}
+
 /* A relink to where the object already is stores nothing: an object that a transaction
  * writes conflicts with every transaction that scans it (its page is read-only here). */
 static void relink_in_place_writes_nothing(void **state)
@@ -332,6 +363,7 @@ int main(void)
         cmocka_unit_test_setup(tree_shape, fresh_area),
         cmocka_unit_test_setup(queries_match_brute_force, fresh_area),
         cmocka_unit_test_setup(relink_moves_between_nodes, fresh_area),
+        cmocka_unit_test_setup(relink_stays_one_level_up, fresh_area),
         cmocka_unit_test_setup(relink_in_place_writes_nothing, fresh_area),
         cmocka_unit_test_setup(world_move_hits_objects, fresh_area),
         cmocka_unit_test(brush_model_object),
