@@ -30,7 +30,8 @@ ASAN_QWSV := $(SV_TESTDIR)/qwsv-asan
 $(ASAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/*/*.h $(PROTO)/*.h $(WORLD)/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	    -fno-omit-frame-pointer -DSV_WITHOUT_TM -pthread $(SV_INCLUDES) $(TSAN_SRCS) -o $@ -lm -lnettle
+	    -fno-omit-frame-pointer -DSV_WITHOUT_TM -DQC_WITHOUT_TM -pthread $(SV_INCLUDES) $(TSAN_SRCS) \
+	    -o $@ -lm -lnettle -lz
 
 # The fuzzer is built only where clang-14 exists (its test then says it was skipped).
 FUZZER    := $(SV_TESTDIR)/fuzz_parse
