@@ -55,6 +55,11 @@ class Report:
     def stm_vs_lock(self):
         return ratio(self.cpu["qwsv -sync stm"], self.cpu["qwsv -sync lock"])
 
+    def ratio_notes(self):
+        """{label: the ratio its goal names} of the 1-thread rows that have one."""
+        return {"qwsv -sync lock": shown(self.lock_vs_mvdsv(), ".2f") + " x mvdsv",
+                "qwsv -sync stm": shown(self.stm_vs_lock(), ".2f") + " x lock"}
+
     def two_threads(self):
         """[(label, row)] of the 2-thread runs with libtm's statistics."""
         return [(label, r) for mode, label in TWO_THREADS for r in pick(self.rows, "qwsv", 2, mode)
@@ -85,8 +90,7 @@ class Report:
                f"machine: {f.get('machine', '?')}", "",
                f"server CPU ms per 1,000 moves acknowledged to the bots (median of {self.rounds} "
                "rounds, 1 thread)"]
-        notes = {"qwsv -sync lock": shown(self.lock_vs_mvdsv(), ".2f") + " x mvdsv",
-                 "qwsv -sync stm": shown(self.stm_vs_lock(), ".2f") + " x lock"}
+        notes = self.ratio_notes()
         for _, _, label in ONE_THREAD:
             out.append(f"  {label:<22} {shown(self.cpu[label], '8.1f'):>8}   {notes.get(label, '')}".rstrip())
         out += ["", "qwsv 2 threads, libtm's statistics"]
@@ -111,10 +115,9 @@ class Report:
         return "\n".join(out) + "\n"
 
     def readme_table(self):
-        rows = [[label, shown(self.cpu[label], ".1f")] for _, _, label in ONE_THREAD]
-        rows[1].append(shown(self.lock_vs_mvdsv(), ".2f") + " x mvdsv")
-        rows[2].append(shown(self.stm_vs_lock(), ".2f") + " x lock")
-        rows[0].append("")
+        notes = self.ratio_notes()
+        rows = [[label, shown(self.cpu[label], ".1f"), notes.get(label, "")]
+                for _, _, label in ONE_THREAD]
         for label, r in self.two_threads():
             rows.append([f"qwsv 2 threads, {label}", "", f"aborts {r['abort_pct']} %"])
         return markdown_table(["server (id's qwprogs.dat)", "CPU ms / 1,000 moves", ""], rows)

@@ -102,7 +102,7 @@ def quake_sched_table():
 
 
 def quake_qc_report():
-    run, rows = rows_of_run("readme-tables", results("quake-qc.csv"), "acked", "quake-bench --qc-cost")
+    _, rows = rows_of_run("readme-tables", results("quake-qc.csv"), "acked", "quake-bench --qc-cost")
     return quake_qc.Report(rows, results("quake-qc-functions.txt"))
 
 
