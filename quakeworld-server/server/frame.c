@@ -244,12 +244,14 @@ static void run_u(void)
     }
     sv_scoreboard_frame();
 
-    double dt = sv.realtime - sv.last_physics;
+    sv.game_clock += sv_replay_game_seconds(sv.realtime - sv.last_frame);
+    sv.last_frame = sv.realtime;
+    double dt = sv.game_clock - sv.last_physics;
     if (dt >= 0.013) {
         if (dt > 0.1)
             dt = 0.1;
         sv.time += dt;
-        sv.last_physics = sv.realtime;
+        sv.last_physics = sv.game_clock;
         sv_game_physics(dt);
         sv_game_work_look_items();
     }
@@ -274,7 +276,7 @@ void sv_frame_run(void)
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
 
-    sv.realtime = sv.last_physics = sv_clock();
+    sv.realtime = sv.last_frame = sv.game_clock = sv.last_physics = sv_clock();
     double start = sv.realtime, next_stats = start + sv.opt.stats_interval;
     while (!atomic_load(&quit_requested)) {
         receive_phase();

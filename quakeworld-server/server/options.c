@@ -98,7 +98,8 @@ static const option options[] = {
      "client i replays stream i modulo the trace's)", OPT_INT, FIELD(replay_clients),
      .lo = 1, .hi = SV_MAX_CLIENTS},
     {"-replayspeed", "F", "0 (default): closed loop, each virtual client sends its next move "
-     "as soon as its reply is built; F: at F times the recorded pace", OPT_SECONDS,
+     "as soon as its reply is built, and the game's clock follows their moves (as a timedemo "
+     "follows its demo); F: at F times the recorded pace, on the real clock", OPT_SECONDS,
      FIELD(replay_speed)},
     {"-logfile", "FILE", "append the log to FILE too, with wall-clock timestamps", OPT_TEXT,
      FIELD(logfile), .needs = "a file name"},

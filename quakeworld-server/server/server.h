@@ -307,7 +307,10 @@ typedef struct sv_server {
     int sock;
     double realtime;                  /* seconds since start (wall clock) */
     double time;                      /* game time */
-    double last_physics;
+    double game_clock;                /* the clock physics runs by: realtime's, or the
+                                       * replayed moves' (sv_replay_game_seconds) */
+    double last_frame;                /* realtime of the last U */
+    double last_physics;              /* game_clock of the last physics step */
     unsigned framenum;
     int spawncount;
     char mapname[64];

@@ -23,6 +23,8 @@ typedef struct sv_replay_client {
     double origin_time;               /* -replayspeed F: when its schedule's time 0 was */
     bool playing;                     /* in the game: moves from now on */
     int spawncount;                   /* of its sign-on, as serverdata said */
+    uint32_t unclocked_ms;            /* closed loop: the msec of its moves sent since the game
+                                       * clock last advanced (sv_replay_game_seconds) */
     qw_rec_cmd history[3];            /* the last three moves sent, oldest first */
     int32_t valid_sequence;           /* the last frame it got, for clc_delta (0: none) */
     /* what its replies showed: itself, and the players in its view */
@@ -148,6 +150,7 @@ static void send_next_move(sv_client *cl, sv_replay_client *vc)
     while ((r = take_record(vc))->kind == QW_REC_STRING)
         stringcmd(vc, r->text);
     qw_rec_cmd cmd = r->cmd;
+    vc->unclocked_ms += cmd.msec;
     aim(vc, &cmd);
     vc->history[0] = vc->history[1];
     vc->history[1] = vc->history[2];
@@ -257,6 +260,23 @@ static sv_replay_client *still_replaying(int slot)
 {
     sv_client *cl = &sv.clients[slot];
     return cl->state != CL_FREE && cl->replay == &replayed[slot] ? cl->replay : NULL;
+}
+
+double sv_replay_game_seconds(double real_seconds)
+{
+    if (count == 0 || sv.opt.replay_speed > 0)
+        return real_seconds;
+    uint64_t ms = 0;
+    int movers = 0;
+    for (int i = 0; i < count; i++) {
+        sv_replay_client *vc = still_replaying(slots[i]);
+        if (!vc || !vc->unclocked_ms)
+            continue;
+        ms += vc->unclocked_ms;
+        movers++;
+        vc->unclocked_ms = 0;
+    }
+    return movers ? ms / 1000.0 / movers : real_seconds;
 }
 
 double sv_replay_queue_due(double now)

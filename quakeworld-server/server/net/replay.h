@@ -14,9 +14,9 @@
  * of to the socket: counted (qwsv-stats replies_counted), its netchan header processed so the
  * acknowledgements (and the reliable channel) work as over a network, and what it showed of
  * the players kept for aiming. With -replayspeed 0 (closed loop) the next packet is queued
- * right then, by the client's own worker; with -replayspeed F, when the trace's schedule at F
- * times its pace says so, by the master in the receive phase. Network clients play beside
- * them.
+ * right then, by the client's own worker, and the game's clock follows the moves
+ * (sv_replay_game_seconds); with -replayspeed F, when the trace's schedule at F times its pace
+ * says so, by the master in the receive phase. Network clients play beside them.
  *
  * What this load leaves out: the sockets (recvfrom/sendto, select) and the kernel's UDP work,
  * and the clients' processes; a map change (virtual clients do not follow one). */
@@ -40,6 +40,16 @@ bool sv_replay_running(void);
  * a closed-loop client whose packet could not be queued in S). Returns the seconds until the
  * next one is due (a large number when none waits on the clock). */
 double sv_replay_queue_due(double now);
+
+/* U (master): how far the game's clock goes this frame, given the real seconds since the
+ * last frame. In closed loop the virtual clients move faster than real time (each move
+ * carries the msec it took when recorded, and the next comes as soon as the reply is built),
+ * so the game's clock follows their moves, as a timedemo follows its demo: the mean msec of
+ * the moves each playing virtual client sent since the last call. Otherwise (at the trace's
+ * pace, before any virtual client plays, or without -replay) the real seconds. Projectiles,
+ * thinks, item respawns and the reuse of freed entities then keep the pace of the players
+ * they belong to. */
+double sv_replay_game_seconds(double real_seconds);
 
 /* S, by cl's worker: cl's reply, built as for the network. */
 void sv_replay_receive(sv_client *cl, const uint8_t *pkt, size_t len);

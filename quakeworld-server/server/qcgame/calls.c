@@ -11,6 +11,7 @@
 #include "net/events.h"
 #include "qcgame/qcg.h"
 #include "qcgame/qcgame.h"
+#include "stats/counters.h"
 
 qcg_state qcg;
 
@@ -187,6 +188,7 @@ static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 void qcg_report_error(qc_ctx *ctx, const char *what)
 {
     const qc_error *e = qc_ctx_error(ctx);
+    sv_stats_thread()->qc_errors++;
     pthread_mutex_lock(&report_lock);
     double now = sv_clock();
     qcg_error_log *log = &qcg.errors;

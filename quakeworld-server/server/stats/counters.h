@@ -27,6 +27,7 @@ typedef struct sv_thread_stats {
     uint64_t rocket_kills;     /* players killed by a rocket (their own too) */
     uint64_t telefrags;        /* players telefragged (at a spawn point or a teleporter) */
     uint64_t kills, deaths, pickups; /* the game's work, as stats/game_work.h sees it */
+    uint64_t qc_errors;        /* QuakeC runtime errors (qcgame: every one, logged or not) */
     uint64_t replayed_replies; /* replies to -replay's virtual clients, counted, not sent */
     uint64_t replayed_bytes;
 } __attribute__((aligned(64))) sv_thread_stats;
@@ -36,7 +37,7 @@ typedef struct sv_thread_stats {
 #define SV_STATS_SUMMED(X) X(packets) X(commands) X(bad_packets) X(u_seconds) X(rp_seconds) \
     X(s_seconds) X(wait_seconds) X(idle_seconds) X(lock_wait_seconds) X(jobs_seconds)       \
     X(serial_seconds) X(rockets) X(rocket_kills) X(telefrags) X(kills) X(deaths) X(pickups)  \
-    X(replayed_replies) X(replayed_bytes)
+    X(qc_errors) X(replayed_replies) X(replayed_bytes)
 
 /* Zeroes the counters of `threads` threads and notes the time counting starts. */
 void sv_stats_init(int threads);

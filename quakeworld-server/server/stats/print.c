@@ -16,6 +16,7 @@
  *     rockets=<rockets launched> rocket_kills=<players killed by a rocket, their own too>
  *     telefrags=<players telefragged, at a spawn point or by a teleporter>
  *     kills=<frags gained> deaths=<players who died> pickups=<items taken> (stats/game_work.h)
+ *     qc_errors=<QuakeC runtime errors, reported or not (0 with the C game)>
  *     replayed_replies=<replies built for -replay's virtual clients, counted, not sent>
  *     replayed_bytes=<their bytes>
  *   and on the totals line only: cpu_ms=<the process's user + system CPU time>, and over the
@@ -67,9 +68,10 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
     fprintf(out, " jobs_ms=%.3f serial_ms=%.3f", d->jobs_seconds * 1e3, d->serial_seconds * 1e3);
     fprintf(out, " rockets=%llu rocket_kills=%llu telefrags=%llu", (unsigned long long)d->rockets,
             (unsigned long long)d->rocket_kills, (unsigned long long)d->telefrags);
-    fprintf(out, " kills=%llu deaths=%llu pickups=%llu replayed_replies=%llu replayed_bytes=%llu",
-            (unsigned long long)d->kills, (unsigned long long)d->deaths,
-            (unsigned long long)d->pickups, (unsigned long long)d->replayed_replies,
+    fprintf(out, " kills=%llu deaths=%llu pickups=%llu qc_errors=%llu replayed_replies=%llu"
+            " replayed_bytes=%llu", (unsigned long long)d->kills, (unsigned long long)d->deaths,
+            (unsigned long long)d->pickups, (unsigned long long)d->qc_errors,
+            (unsigned long long)d->replayed_replies,
             (unsigned long long)d->replayed_bytes);
     if (!strcmp(thread, "all")) {
         fprintf(out, " cpu_ms=%.1f", cpu_ms);
