@@ -33,9 +33,7 @@ exec 5<> <(:)
 Xvfb -displayfd 5 -screen 0 640x480x24 -nolisten tcp >"$base/xvfb.log" 2>&1 &
 pids+=($!)
 display=
-for _ in $(seq 1 50); do
-    read -t 0.2 -u 5 display && break
-done
+read -t 30 -u 5 display  # the display number, once Xvfb listens (slow on a loaded machine)
 [ -n "$display" ] || { echo "FAIL: Xvfb did not start"; cat "$base/xvfb.log"; exit 1; }
 DISPLAY=:$display "$ezquake" -basedir "$base" -window -nosound +connect "127.0.0.1:$port" \
     >"$base/ezquake.log" 2>&1 </dev/null &
