@@ -95,6 +95,17 @@ void qw_pmove_init(qw_pmove *pm, const qw_bsp *bsp, const float origin[3]);
  * code, e.g. qw_pmove_add_area_physents) and mv immutable. Its traces then cost no barriers. */
 LIBTM_PURE void qw_pmove_run(qw_pmove *pm, const qw_movevars *mv);
 
+/* The most one command adds to a player's speed: gravity over a whole second (a command
+ * lasts at most 255 ms), a jump, and acceleration up to the running speed. */
+LIBTM_PURE float qw_pmove_speed_gain(const qw_movevars *mv);
+/* How far around its origin pmove must see for pm's command (pm filled but for physents):
+ * as far as the command can carry the player's box -- its speed plus qw_pmove_speed_gain
+ * over cmd.msec, a stair step up, the box's own size -- and never further than `most`
+ * (QuakeWorld's servers look 256 around). Nothing beyond can change the move, so the move
+ * comes out the same as with `most`; each object not looked at is one fewer that other
+ * commands' moves can conflict with. mv must be immutable, pm a local (pure). */
+LIBTM_PURE float qw_pmove_reach(const qw_pmove *pm, const qw_movevars *mv, float most);
+
 /* Appends (after the world) every blocking object of the area whose box overlaps
  * origin +- range (QuakeWorld uses 256), skipping `self` and objects it owns, as QuakeWorld's
  * server does before running a command: brush objects as their submodel, others as boxes.

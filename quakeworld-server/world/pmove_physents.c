@@ -1,6 +1,25 @@
 /* Filling pmove's physents from the areanode tree (what QuakeWorld's server does per command). */
 #include "pmove.h"
 
+#include <math.h>
+
+LIBTM_PURE float qw_pmove_speed_gain(const qw_movevars *mv)
+{
+    return mv->gravity * mv->entgravity + QW_PM_JUMP_VELOCITY + mv->maxspeed;
+}
+
+LIBTM_PURE float qw_pmove_reach(const qw_pmove *pm, const qw_movevars *mv, float most)
+{
+    float speed = 0;
+    for (int i = 0; i < 3; i++)
+        speed = fmaxf(speed, fabsf(pm->velocity[i]));
+    /* 32: the player's box reaches 32 up from its origin (16 to the sides, 24 down); 2: the
+     * area's widening of both boxes by 1 */
+    float reach = (speed + qw_pmove_speed_gain(mv)) * pm->cmd.msec / 1000.0f + QW_PM_STEPSIZE +
+                  32.0f + 2.0f;
+    return fminf(reach, most);
+}
+
 LIBTM_SAFE int qw_pmove_add_area_physents(qw_pmove *pm, const qw_area *area,
                                           const qw_area_object *self, float range)
 {

@@ -17,13 +17,10 @@
 
 #define VIEW_HEIGHT 22.0f
 /* What pmove collides with: everything within this range of the player (QuakeWorld's), or
- * nearer (physents_range). */
+ * nearer (qw_pmove_reach). */
 #define PMOVE_RANGE 256.0f
 /* Quake's sv_maxvelocity, per axis: also bounds how far one command can move a player. */
 #define MAX_VELOCITY 2000.0f
-/* The most one command adds to a player's speed: gravity over a second, a jump, and
- * acceleration up to the running speed. */
-#define VELOCITY_GAIN (800.0f + 270.0f + 320.0f)
 /* -sched lpt: how far from where the player moves a command reaches what other commands
  * may change: its own box (16 to each side, 24 down, 32 up) and what that touches (items
  * carry their pickup widening in their own box), and the axe, whose trace reaches 65 from
@@ -213,19 +210,6 @@ static void update_vec(float *dst, const float *src)
             dst[i] = src[i];
 }
 
-/* How far around the player pmove must look: as far as this command can carry its box (at
- * its speed plus what one command adds, a stair step up, the box's own size), never further
- * than QuakeWorld's PMOVE_RANGE. Nothing further away can touch this move, and each object
- * looked at is one more that other commands' moves conflict with. */
-static float physents_range(const qw_pmove *pm)
-{
-    float speed = 0;
-    for (int i = 0; i < 3; i++)
-        speed = fmaxf(speed, fabsf(pm->velocity[i]));
-    float reach = (speed + VELOCITY_GAIN) * pm->cmd.msec / 1000.0f + QW_PM_STEPSIZE + 32.0f + 2.0f;
-    return fminf(reach, PMOVE_RANGE);
-}
-
 /* pmove for one command: the shared state goes into a local qw_pmove, the pure movement code
  * runs on it, and the result is copied back (its relink comes last, in sv_game_run_command). */
 static void move_player(sv_player *p, const qw_usercmd *cmd)
@@ -234,7 +218,8 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
     pmove_input(&pm, p, cmd, QW_PM_NORMAL);
     /* everything solid within reach of this move, from the areanode tree: the other living
      * players as boxes, brush entities as their submodels */
-    qw_pmove_add_area_physents(&pm, &sv.area, &p->link, physents_range(&pm));
+    qw_pmove_add_area_physents(&pm, &sv.area, &p->link,
+                               qw_pmove_reach(&pm, &sv.movevars, PMOVE_RANGE));
     if (sv_in_job())
         meet_job_players_where_they_are(&pm);
     /* transaction_pure: pm is this transaction's local (its shared inputs were copied in
@@ -307,12 +292,14 @@ LIBTM_SAFE bool sv_cgame_run_command(sv_client *cl, const qw_usercmd *cmd)
 }
 
 /* The box around player p that `commands` movement commands lasting `seconds` in all cannot
- * leave, widened by `range`: at `speed`, plus what the commands add to it (VELOCITY_GAIN),
+ * leave, widened by `range`: at `speed`, plus what the commands add to it
+ * (qw_pmove_speed_gain),
  * plus a stair step each. */
 static void movement_box(const sv_player *p, float range, float speed, float seconds,
                          int commands, float mins[3], float maxs[3])
 {
-    float reach = range + (speed + VELOCITY_GAIN) * seconds + (QW_PM_STEPSIZE + 1.0f) * commands;
+    float reach = range + (speed + qw_pmove_speed_gain(&sv.movevars)) * seconds +
+                  (QW_PM_STEPSIZE + 1.0f) * commands;
     for (int i = 0; i < 3; i++) {
         mins[i] = p->origin[i] - reach;
         maxs[i] = p->origin[i] + reach;

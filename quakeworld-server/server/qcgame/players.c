@@ -185,7 +185,8 @@ LIBTM_SAFE static void player_move(int n, const qw_usercmd *cmd, bool spectator,
     pm.numphysent = 1;
     memset(&pm.physents[0], 0, sizeof pm.physents[0]);
     if (!spectator)
-        qw_pmove_add_area_physents(&pm, &sv.area, qcg_link(n), 256);
+        qw_pmove_add_area_physents(&pm, &sv.area, qcg_link(n),
+                                   qw_pmove_reach(&pm, &sv.movevars, 256));
     qw_pmove_run(&pm, &sv.movevars); /* pure, on this transaction's local pm */
 
     p->oldbuttons = pm.oldbuttons;
