@@ -77,6 +77,10 @@ void qw_area_object_init(qw_area_object *obj)
     obj->owner = NULL;
     obj->user = NULL;
     obj->num_leafs = 0;
+    for (int i = 0; i < 3; i++) {
+        obj->fence_min[i] = 1;   /* empty: the first link writes it */
+        obj->fence_max[i] = -1;
+    }
 }
 
 LIBTM_SAFE void qw_area_unlink_object(qw_area_object *obj)
@@ -123,6 +127,23 @@ LIBTM_SAFE static bool same_box(const qw_area_object *obj, const float absmin[3]
     return same;
 }
 
+/* Writes obj's box, and its fence when the box left it. Under the node's lock when linked. */
+LIBTM_SAFE static void write_box(qw_area_object *obj, const float absmin[3], const float absmax[3])
+{
+    bool inside = true;
+    for (int i = 0; i < 3; i++) {
+        obj->absmin[i] = absmin[i];
+        obj->absmax[i] = absmax[i];
+        inside &= obj->fence_min[i] <= absmin[i] && absmax[i] <= obj->fence_max[i];
+    }
+    if (inside)
+        return;
+    for (int i = 0; i < 3; i++) {
+        obj->fence_min[i] = absmin[i] - QW_AREA_FENCE;
+        obj->fence_max[i] = absmax[i] + QW_AREA_FENCE;
+    }
+}
+
 LIBTM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
 {
     /* Widened by 1 so that objects exactly touching still find each other. Computed in locals:
@@ -161,18 +182,12 @@ LIBTM_SAFE void qw_area_link_object(qw_area *area, qw_area_object *obj)
         /* stays where it is: most moves are small, and leaving the list alone keeps moves of
          * different objects from writing the same list pointers */
         lock_list(node);
-        for (int i = 0; i < 3; i++) {
-            obj->absmin[i] = absmin[i];
-            obj->absmax[i] = absmax[i];
-        }
+        write_box(obj, absmin, absmax);
         unlock_list(node);
         return;
     }
     qw_area_unlink_object(obj);
-    for (int i = 0; i < 3; i++) {
-        obj->absmin[i] = absmin[i];
-        obj->absmax[i] = absmax[i];
-    }
+    write_box(obj, absmin, absmax);
     if (!node)
         return;
     lock_list(node);
@@ -270,7 +285,8 @@ LIBTM_SAFE int qw_area_query_box(const qw_area *area, const float mins[3], const
         lock_list(nodes[n]);
         for (qw_area_link *l = head->next; l != head; l = l->next) {
             qw_area_object *obj = object_of(l);
-            if (!boxes_overlap(obj->absmin, obj->absmax, lo, hi))
+            if (!boxes_overlap(obj->fence_min, obj->fence_max, lo, hi) ||
+                !boxes_overlap(obj->absmin, obj->absmax, lo, hi))
                 continue;
             if (count < max)
                 out[count] = obj;
@@ -315,6 +331,10 @@ LIBTM_SAFE static int clip_to_node(const qw_areanode *node, move_clip *clip)
     const qw_area_link *head = &node->solid_objects;
     for (qw_area_link *l = head->next; l != head; l = l->next) {
         const qw_area_object *touch = object_of(l);
+        /* the fence first: passing an object far from the move reads nothing it rewrites
+         * each move (solid shares a stripe with absmin) */
+        if (!boxes_overlap(clip->boxmins, clip->boxmaxs, touch->fence_min, touch->fence_max))
+            continue;
         if (touch->solid == QW_SOLID_NOT || touch->solid == QW_SOLID_TRIGGER || touch == clip->pass)
             continue;
         if (clip->type == QW_MOVE_NOMONSTERS && touch->solid != QW_SOLID_BSP)

@@ -39,6 +39,14 @@ enum {
 #define QW_AREA_FLAG_MONSTER 1
 #define QW_AREA_FLAG_ITEM 2     /* absmin/absmax widened by 15 in X/Y: easier to pick up */
 
+/* The tree's shape, the trigger list and the solid list each on a 32-byte stripe of its own
+ * (libtm's orec locks memory in 32-byte stripes): a move that enters or leaves a node's solid
+ * list must not conflict with the commands that only scanned its triggers (every move's touch
+ * scan), nor a walk of the shape with either list. An object's fence has a stripe too. */
+#define QW_AREA_STRIPE 32
+/* How much wider than its box an object's fence is on every side (qw_area_object). */
+#define QW_AREA_FENCE 32.0f
+
 /* Doubly linked list node; a list head is a qw_area_link whose prev/next point to itself. */
 typedef struct qw_area_link {
     struct qw_area_link *prev, *next;
@@ -61,13 +69,14 @@ typedef struct qw_area_object {
     void *user;                      /* the server's entity */
     int num_leafs;                   /* computed on link: BSP leafs touched (for PVS), or -1 */
     short leafnums[QW_MAX_ENT_LEAFS];/* leaf index - 1 (the PVS bit number) of those leafs */
+    /* tree's: a box holding absmin..absmax, QW_AREA_FENCE wider on each side when written,
+     * and written again only once absmin..absmax leaves it (the fat boxes of collision
+     * trees). Scans test it before absmin/absmax: one that passes an object by reads only
+     * its fence, which a walking player rewrites every eighth move or so instead of every
+     * move, so moves far apart no longer conflict through each other's scans. */
+    _Alignas(QW_AREA_STRIPE) float fence_min[3], fence_max[3];
 } qw_area_object;
 
-/* The tree's shape, the trigger list and the solid list each on a 32-byte stripe of its own
- * (libtm's orec locks memory in 32-byte stripes): a move that enters or leaves a node's solid
- * list must not conflict with the commands that only scanned its triggers (every move's touch
- * scan), nor a walk of the shape with either list. */
-#define QW_AREA_STRIPE 32
 typedef struct qw_areanode {
     int axis;                        /* 0 = X, 1 = Y, -1 = leaf node */
     float dist;

@@ -227,6 +227,67 @@ static void relink_in_place_writes_nothing(void **state)
     munmap(o, 4096);
 }
 
+/* A walking object rewrites its fence only once its box leaves it, queries test the fence
+ * first and the box after, and a query or a world move beyond the fence looks no further than
+ * the fence (shown with a box made to cover the whole room behind it). */
+static void fence_written_once_the_box_leaves_it(void **state)
+{
+    (void)state;
+    assert_int_equal(offsetof(qw_area_object, fence_min) % QW_AREA_STRIPE, 0);
+    /* across the root's split, walking along it: listed in the root, which every query and
+     * every world move visits */
+    const qw_areanode *root = &area.nodes[0];
+    int a0 = root->axis, a1 = 1 - root->axis;
+    float at[3] = {0, 0, 100};
+    at[a0] = root->dist;
+    at[a1] = -800;
+    qw_area_object o;
+    qw_area_object_init(&o);
+    set_box(&o, at[0], at[1], at[2], 16);
+    o.solid = QW_SOLID_SLIDEBOX;
+    qw_area_link_object(&area, &o);
+    assert_ptr_equal(o.node, root);
+    assert_float_equal(o.fence_min[a1], -817 - QW_AREA_FENCE, 0);
+    assert_float_equal(o.fence_max[2], 117 + QW_AREA_FENCE, 0);
+    /* steps of 4: the fence holds the box for QW_AREA_FENCE / 4 of them */
+    float fence0 = o.fence_min[a1];
+    int steps = 0;
+    while (o.fence_min[a1] == fence0 && steps < 100) {
+        at[a1] += 4;
+        qw_area_relink_object(&area, &o, at);
+        assert_float_equal(o.absmin[a1], at[a1] - 17, 0);
+        steps++;
+    }
+    assert_int_equal(steps, (int)(QW_AREA_FENCE / 4) + 1);
+    assert_float_equal(o.fence_min[a1], at[a1] - 17 - QW_AREA_FENCE, 0);
+    assert_ptr_equal(o.node, root);
+    /* inside the fence but clear of the box: nothing; on the box: the object */
+    float lo[3] = {at[0] - 5, at[1] - 5, 95}, hi[3] = {at[0] + 5, at[1] + 5, 105};
+    lo[a1] = at[a1] + 20;
+    hi[a1] = at[a1] + 30;
+    qw_area_object *out[2];
+    assert_int_equal(qw_area_query_box(&area, lo, hi, QW_SOLID_BBOX, out, 2), 0);
+    lo[a1] = at[a1] + 10;
+    hi[a1] = at[a1] + 12;
+    assert_int_equal(qw_area_query_box(&area, lo, hi, QW_SOLID_BBOX, out, 2), 1);
+    /* beyond the fence nothing else is looked at: a box made to cover the room stays unseen */
+    for (int i = 0; i < 3; i++) {
+        o.absmin[i] = -4096;
+        o.absmax[i] = 4096;
+    }
+    lo[a1] = 700;
+    hi[a1] = 710;
+    assert_int_equal(qw_area_query_box(&area, lo, hi, QW_SOLID_BBOX, out, 2), 0);
+    float start[3] = {at[0], at[1], 100}, end[3] = {at[0], at[1], 100}, zero[3] = {0, 0, 0};
+    start[a1] = 600;
+    end[a1] = 700;
+    qw_trace tr;
+    qw_world_move(&area, start, zero, zero, end, QW_MOVE_NORMAL, NULL, &tr);
+    assert_null(tr.ent);
+    assert_float_equal(tr.fraction, 1, 0);
+    qw_area_unlink_object(&o);
+}
+
 static void world_move_hits_objects(void **state)
 {
     (void)state;
@@ -365,6 +426,7 @@ int main(void)
         cmocka_unit_test_setup(relink_moves_between_nodes, fresh_area),
         cmocka_unit_test_setup(relink_stays_one_level_up, fresh_area),
         cmocka_unit_test_setup(relink_in_place_writes_nothing, fresh_area),
+        cmocka_unit_test_setup(fence_written_once_the_box_leaves_it, fresh_area),
         cmocka_unit_test_setup(world_move_hits_objects, fresh_area),
         cmocka_unit_test(brush_model_object),
     };
