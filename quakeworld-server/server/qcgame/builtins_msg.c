@@ -65,7 +65,7 @@ LIBTM_SAFE static pending *destination(qc_ctx *ctx, int to, qc_status *st)
     case MSG_ALL: return &msg_all;
     case MSG_MULTICAST: return &msg_multicast;
     case MSG_ONE: {
-        int e = qc_ctx_get_int(ctx, qcg.sys->msg_entity);
+        int e = qc_ctx_get_int(ctx, QCG_SYS(msg_entity));
         if (!qcg_is_player(e)) {
             *st = qc_raise(ctx, QC_ERR_BUILTIN, "MSG_ONE to entity %d, not a client", e);
             return NULL;
@@ -300,7 +300,7 @@ BUILTIN(bi_makestatic)
         return qc_raise(ctx, QC_ERR_BUILTIN, "makestatic: bad entity %d", e);
     if (!qcg.spawning)
         return qc_raise(ctx, QC_ERR_BUILTIN, "makestatic after the map was spawned");
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     uint8_t buf[32];
     qw_sizebuf sb;
     qw_sizebuf_init(&sb, buf, sizeof buf);

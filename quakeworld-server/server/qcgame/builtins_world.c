@@ -20,7 +20,7 @@
 
 LIBTM_SAFE static int self_of(qc_ctx *ctx)
 {
-    int self = qc_ctx_get_int(ctx, qcg.sys->self);
+    int self = qc_ctx_get_int(ctx, QCG_SYS(self));
     return self >= 0 && self < QCG_MAX_EDICTS ? self : 0;
 }
 
@@ -117,7 +117,7 @@ BUILTIN(bi_remove)
 
 LIBTM_SAFE static void set_trace_globals(qc_ctx *ctx, const qw_trace *tr, int hit)
 {
-    const struct qc_system_offsets *s = qcg.sys;
+    QCG_SYSTEM(s);
     qc_ctx_set_float(ctx, s->trace_allsolid, (float)tr->allsolid);
     qc_ctx_set_float(ctx, s->trace_startsolid, (float)tr->startsolid);
     qc_ctx_set_float(ctx, s->trace_fraction, tr->fraction);
@@ -182,7 +182,7 @@ BUILTIN(bi_find)
     EDICT_PARM(start, 0);
     int fld = qc_parm_int(ctx, 1);
     const char *match = qcg_string(qc_parm_int(ctx, 2));
-    if (fld < 0 || fld >= qc_entity_fields(qcg.vm))
+    if (fld < 0 || fld >= qc_entity_fields(qcg_vm()))
         return qc_raise(ctx, QC_ERR_FIELD_RANGE, "find: bad field %d", fld);
     for (int e = start + 1; e < qcg.num_edicts; e++) {
         if (!qcg_in_use(e))
@@ -228,7 +228,7 @@ BUILTIN(bi_precache_file)
 /* Whether edict e is findradius's: solid, its centre within rad of org. */
 LIBTM_SAFE static bool within(int e, const float org[3], float rad)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     if (!qcg_in_use(e) || (int)qcg_float(e, f->solid) == QW_SOLID_NOT)
         return false;
     const qc_word *ed = qcg_ed(e);
@@ -339,7 +339,7 @@ LIBTM_SAFE static bool check_bottom(int e)
 /* A monster's step by move (SV_movestep): up or down a stair, never off an edge. */
 LIBTM_SAFE static qc_status move_step(int e, const float move[3], bool *moved)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     float origin[3], mins[3], maxs[3], neworg[3], end[3];
     qcg_vec(e, f->origin, origin);
     qcg_vec(e, f->mins, mins);
@@ -412,7 +412,7 @@ BUILTIN(bi_walkmove)
     /* touches run nested and overwrite the return value: it is set last */
     if (move_step(self, move, &moved) != QC_OK)
         return QC_ERROR;
-    qc_ctx_set_int(ctx, qcg.sys->self, self);
+    qc_ctx_set_int(ctx, QCG_SYS(self), self);
     qc_set_return_float(ctx, moved);
     return QC_OK;
 }
@@ -421,7 +421,7 @@ BUILTIN(bi_walkmove)
 BUILTIN(bi_droptofloor)
 {
     int self = self_of(ctx);
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     float origin[3], mins[3], maxs[3], end[3];
     qcg_vec(self, f->origin, origin);
     qcg_vec(self, f->mins, mins);
@@ -485,7 +485,7 @@ BUILTIN(bi_pointcontents)
 BUILTIN(bi_aim)
 {
     float forward[3];
-    qc_ctx_get_vector(ctx, qcg.sys->v_forward, forward);
+    qc_ctx_get_vector(ctx, QCG_SYS(v_forward), forward);
     qc_set_return_vector(ctx, forward);
     return QC_OK;
 }
@@ -548,7 +548,7 @@ LIBTM_PURE static float anglemod(float a)
 /* Turns edict e's yaw towards its ideal_yaw by at most its yaw_speed. */
 LIBTM_SAFE static void change_yaw(int e)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     float current = anglemod(qcg_ed(e)[f->angles + 1].f);
     float ideal = qcg_float(e, f->ideal_yaw), speed = qcg_float(e, f->yaw_speed);
     if (current == ideal)
@@ -580,7 +580,7 @@ BUILTIN(bi_movetogoal)
 {
     int self = self_of(ctx);
     float dist = qc_parm_float(ctx, 0);
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     if (!((int)qcg_float(self, f->flags) & (FL_ONGROUND | FL_FLY | FL_SWIM)))
         return QC_OK;
     int goal = qcg_ent(self, f->goalentity);
@@ -600,7 +600,7 @@ BUILTIN(bi_movetogoal)
         bool moved;
         if (move_step(self, move, &moved) != QC_OK)
             return QC_ERROR;
-        qc_ctx_set_int(ctx, qcg.sys->self, self);
+        qc_ctx_set_int(ctx, QCG_SYS(self), self);
         if (moved)
             return QC_OK;
     }
@@ -622,7 +622,7 @@ BUILTIN(bi_setspawnparms)
     if (!qcg_is_player(e))
         return qc_raise(ctx, QC_ERR_BUILTIN, "setspawnparms: entity %d is not a client", e);
     for (int i = 0; i < 16; i++)
-        qc_ctx_set_float(ctx, qcg.sys->parm1 + i, qcg.parms[e - 1][i]);
+        qc_ctx_set_float(ctx, QCG_SYS(parm1) + i, qcg.parms[e - 1][i]);
     return QC_OK;
 }
 

@@ -157,6 +157,30 @@ bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs, 
     return true;
 }
 
+LIBTM_PURE qcg_fields qcg_fields_copy(void)
+{
+    return qcg.f;
+}
+
+LIBTM_PURE struct qc_system_offsets qcg_system_copy(void)
+{
+    return *qcg.sys;
+}
+
+LIBTM_PURE int qcg_system_offset(size_t at)
+{
+    int offset;
+    memcpy(&offset, (const char *)qcg.sys + at, sizeof offset);
+    return offset;
+}
+
+LIBTM_PURE qc_func qcg_function(size_t at)
+{
+    qc_func f;
+    memcpy(&f, (const char *)&qcg.fn + at, sizeof f);
+    return f;
+}
+
 LIBTM_PURE const char *qcg_string(qc_string s)
 {
     const char *text = qc_string_get(qcg.vm, s);
@@ -170,13 +194,13 @@ LIBTM_PURE bool qcg_streq(const char *a, const char *b)
 
 LIBTM_SAFE qc_status qcg_call(qc_ctx *ctx, qc_func f, int self, int other)
 {
-    const struct qc_system_offsets *sys = qcg.sys;
-    int old_self = qc_ctx_get_int(ctx, sys->self), old_other = qc_ctx_get_int(ctx, sys->other);
-    qc_ctx_set_int(ctx, sys->self, self);
-    qc_ctx_set_int(ctx, sys->other, other);
+    int self_at = QCG_SYS(self), other_at = QCG_SYS(other);
+    int old_self = qc_ctx_get_int(ctx, self_at), old_other = qc_ctx_get_int(ctx, other_at);
+    qc_ctx_set_int(ctx, self_at, self);
+    qc_ctx_set_int(ctx, other_at, other);
     qc_status st = qc_call(ctx, f);
-    qc_ctx_set_int(ctx, sys->self, old_self);
-    qc_ctx_set_int(ctx, sys->other, old_other);
+    qc_ctx_set_int(ctx, self_at, old_self);
+    qc_ctx_set_int(ctx, other_at, old_other);
     return st;
 }
 

@@ -33,8 +33,8 @@ void qcg_edicts_clear(void)
 {
     memset(qcg.edicts, 0, sizeof qcg.edicts);
     memset(qcg.pools, 0, sizeof qcg.pools);
-    memset(qc_entity_ptr(qcg.vm, 0), 0,
-           sizeof(qc_word) * (size_t)qc_entity_fields(qcg.vm) * QCG_MAX_EDICTS);
+    memset(qc_entity_ptr(qcg_vm(), 0), 0,
+           sizeof(qc_word) * (size_t)qc_entity_fields(qcg_vm()) * QCG_MAX_EDICTS);
     for (int i = 0; i < QCG_MAX_EDICTS - SV_MAX_ENTITIES; i++)
         qw_area_object_init(&qcg.high_links[i]);
     qcg.num_edicts = QCG_FIRST_NONPLAYER;
@@ -52,7 +52,7 @@ LIBTM_SAFE static bool reusable(int n)
 
 LIBTM_SAFE static void clear_edict(int n)
 {
-    memset(qcg_ed(n), 0, sizeof(qc_word) * (size_t)qc_entity_fields(qcg.vm));
+    memset(qcg_ed(n), 0, sizeof(qc_word) * (size_t)qc_entity_fields(qcg_vm()));
     qcg.edicts[n].state = EDICT_USED;
 }
 
@@ -80,7 +80,7 @@ LIBTM_SAFE void qcg_edict_free(int n)
 {
     qcg_unlink_edict(n);
     qc_word *ed = qcg_ed(n);
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     ed[f->model].i = 0;
     ed[f->modelindex].f = 0;
     qcg_set_float(n, f->takedamage, 0);
@@ -144,7 +144,7 @@ LIBTM_SAFE static qc_status touch_links(int n, const float absmin[3], const floa
         qc_func touch = qcg_int(t, qcg.f.touch);
         if (!touch || (int)qcg_float(t, qcg.f.solid) != QW_SOLID_TRIGGER)
             continue;
-        qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
+        qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
         if (qcg_call(ctx, touch, t, n) != QC_OK)
             return QC_ERROR;
     }
@@ -155,7 +155,7 @@ LIBTM_SAFE qc_status qcg_link_edict(int n, bool touch_triggers)
 {
     if (n <= 0 || !qcg_in_use(n))
         return QC_OK;
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     qw_area_object *obj = qcg_link(n);
     float origin[3], mins[3], maxs[3];
     qcg_vec(n, f->origin, origin);

@@ -12,7 +12,7 @@
 
 LIBTM_SAFE qc_status qcg_run_think(qc_ctx *ctx, int n, float frametime, bool *still_there)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     *still_there = true;
     for (int guard = 0; guard < 16; guard++) {
         float thinktime = qcg_float(n, f->nextthink);
@@ -21,7 +21,7 @@ LIBTM_SAFE qc_status qcg_run_think(qc_ctx *ctx, int n, float frametime, bool *st
         if (thinktime < sv.time)
             thinktime = (float)sv.time; /* don't let things stay in the past */
         qcg_set_float(n, f->nextthink, 0);
-        qc_ctx_set_float(ctx, qcg.sys->time, thinktime);
+        qc_ctx_set_float(ctx, QCG_SYS(time), thinktime);
         if (qcg_call(ctx, qcg_int(n, f->think), n, 0) != QC_OK)
             return QC_ERROR;
         if (!qcg_in_use(n)) {
@@ -34,8 +34,8 @@ LIBTM_SAFE qc_status qcg_run_think(qc_ctx *ctx, int n, float frametime, bool *st
 
 LIBTM_SAFE qc_status qcg_impact(qc_ctx *ctx, int e1, int e2)
 {
-    const qcg_fields *f = &qcg.f;
-    qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
+    QCG_FIELDS(f);
+    qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
     qc_func t1 = qcg_int(e1, f->touch);
     if (t1 && (int)qcg_float(e1, f->solid) != QW_SOLID_NOT)
         if (qcg_call(ctx, t1, e1, e2) != QC_OK)
@@ -83,7 +83,7 @@ LIBTM_SAFE static int clip_velocity(const float in[3], const float normal[3], fl
 LIBTM_SAFE static qc_status push_entity(qc_ctx *ctx, int n, const float push[3], qw_trace *tr,
                                         int *hit)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     float origin[3], mins[3], maxs[3], end[3];
     qcg_vec(n, f->origin, origin);
     qcg_vec(n, f->mins, mins);
@@ -113,7 +113,7 @@ LIBTM_SAFE static void add_gravity(int n, float frametime)
 
 LIBTM_SAFE static void check_water_transition(int n)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     float origin[3];
     qcg_vec(n, f->origin, origin);
     int cont = qw_point_contents(sv.bsp, origin);
@@ -134,7 +134,7 @@ LIBTM_SAFE static void check_water_transition(int n)
 /* toss, bounce, fly, flymissile (SV_Physics_Toss). */
 LIBTM_SAFE static qc_status physics_toss(qc_ctx *ctx, int n, float frametime)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     qc_word *ed = qcg_ed(n);
     int flags = (int)ed[f->flags].f;
     if (ed[f->velocity + 2].f > 0 && (flags & FL_ONGROUND))
@@ -174,7 +174,7 @@ LIBTM_SAFE static qc_status physics_toss(qc_ctx *ctx, int n, float frametime)
 /* SV_FlyMove for monsters falling (step): slides along up to 4 planes. */
 LIBTM_SAFE static qc_status fly_move(qc_ctx *ctx, int n, float time)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     float planes[5][3], primal[3], original[3], velocity[3], new_velocity[3];
     int numplanes = 0;
     qcg_vec(n, f->velocity, velocity);
@@ -251,7 +251,7 @@ LIBTM_SAFE static qc_status fly_move(qc_ctx *ctx, int n, float time)
 
 LIBTM_SAFE static qc_status physics_step(qc_ctx *ctx, int n, float frametime)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     if (!((int)qcg_float(n, f->flags) & (FL_ONGROUND | FL_FLY | FL_SWIM))) {
         add_gravity(n, frametime);
         check_velocity(n);
@@ -274,7 +274,7 @@ LIBTM_SAFE static qc_status physics_step(qc_ctx *ctx, int n, float frametime)
  * for the tests are nobody else's). */
 LIBTM_SAFE static qc_status push(qc_ctx *ctx, int pusher, const float move[3], bool *moved)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     float mins[3], maxs[3], pushorig[3];
     for (int i = 0; i < 3; i++) {
         mins[i] = qcg_ed(pusher)[f->absmin + i].f + move[i];
@@ -350,7 +350,7 @@ LIBTM_SAFE static qc_status push(qc_ctx *ctx, int pusher, const float move[3], b
         qc_status st = QC_OK;
         qc_func blocked = qcg_int(pusher, f->blocked);
         if (blocked) {
-            qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
+            qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
             st = qcg_call(ctx, blocked, pusher, e);
         }
         for (int i = 0; i < num_moved; i++) {
@@ -366,7 +366,7 @@ LIBTM_SAFE static qc_status push(qc_ctx *ctx, int pusher, const float move[3], b
 
 LIBTM_SAFE static qc_status physics_pusher(qc_ctx *ctx, int n, float frametime)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     float oldltime = qcg_float(n, f->ltime), thinktime = qcg_float(n, f->nextthink);
     float movetime = frametime;
     if (thinktime < oldltime + frametime) {
@@ -393,7 +393,7 @@ LIBTM_SAFE static qc_status physics_pusher(qc_ctx *ctx, int n, float frametime)
         float oldorg[3];
         qcg_vec(n, f->origin, oldorg);
         qcg_set_float(n, f->nextthink, 0);
-        qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
+        qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
         if (qcg_call(ctx, qcg_int(n, f->think), n, 0) != QC_OK)
             return QC_ERROR;
         if (!qcg_in_use(n))
@@ -413,7 +413,7 @@ LIBTM_SAFE static qc_status physics_pusher(qc_ctx *ctx, int n, float frametime)
 
 LIBTM_SAFE qc_status qcg_run_entity(qc_ctx *ctx, int n, float frametime)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     qcg_set_float(n, f->oldorigin, qcg_float(n, f->origin));
     qc_word *ed = qcg_ed(n);
     ed[f->oldorigin + 1].f = ed[f->origin + 1].f;
@@ -453,10 +453,10 @@ LIBTM_SAFE qc_status qcg_run_entity(qc_ctx *ctx, int n, float frametime)
 
 LIBTM_SAFE qc_status qcg_run_newmis(qc_ctx *ctx)
 {
-    int n = qc_ctx_get_int(ctx, qcg.sys->newmis);
+    int n = qc_ctx_get_int(ctx, QCG_SYS(newmis));
     if (n <= 0 || n >= QCG_MAX_EDICTS)
         return QC_OK;
-    qc_ctx_set_int(ctx, qcg.sys->newmis, 0);
+    qc_ctx_set_int(ctx, QCG_SYS(newmis), 0);
     if (!qcg_in_use(n) || (int)qcg_float(n, qcg.f.movetype) == MOVETYPE_PUSH)
         return QC_OK;
     return qcg_run_entity(ctx, n, 0.05f);

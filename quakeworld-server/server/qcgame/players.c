@@ -52,13 +52,13 @@ LIBTM_SAFE static bool end_chain(qc_status st, const char *what)
 LIBTM_SAFE static void parms_to_ctx(qc_ctx *ctx, int slot)
 {
     for (int i = 0; i < 16; i++)
-        qc_ctx_set_float(ctx, qcg.sys->parm1 + i, qcg.parms[slot][i]);
+        qc_ctx_set_float(ctx, QCG_SYS(parm1) + i, qcg.parms[slot][i]);
 }
 
 LIBTM_SAFE static void parms_from_ctx(qc_ctx *ctx, int slot)
 {
     for (int i = 0; i < 16; i++)
-        qcg.parms[slot][i] = qc_ctx_get_float(ctx, qcg.sys->parm1 + i);
+        qcg.parms[slot][i] = qc_ctx_get_float(ctx, QCG_SYS(parm1) + i);
     qcg.parms_set[slot] = true;
 }
 
@@ -66,10 +66,10 @@ LIBTM_SAFE static void parms_from_ctx(qc_ctx *ctx, int slot)
 LIBTM_SAFE static void init_client_edict(int slot)
 {
     int n = slot + 1;
-    const qcg_fields *f = &qcg.f;
-    memset(qcg_ed(n), 0, sizeof(qc_word) * (size_t)qc_entity_fields(qcg.vm));
+    QCG_FIELDS(f);
+    memset(qcg_ed(n), 0, sizeof(qc_word) * (size_t)qc_entity_fields(qcg_vm()));
     qcg_set_float(n, f->colormap, (float)n);
-    qcg_set_int(n, f->netname, qc_string_new(qcg.vm, sv.clients[slot].name));
+    qcg_set_int(n, f->netname, qc_string_new(qcg_vm(), sv.clients[slot].name));
     qcg_set_float(n, f->gravity, 1);
     qcg_set_float(n, f->maxspeed, sv.movevars.maxspeed);
 }
@@ -83,9 +83,9 @@ LIBTM_SAFE bool sv_qcgame_spawn_player(int slot)
     qc_ctx *ctx = begin_chain();
     int n = slot + 1;
     qc_status st = QC_OK;
-    qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
+    qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
     if (!qcg.parms_set[slot]) {
-        st = qcg_call(ctx, qcg.fn.SetNewParms, n, 0);
+        st = qcg_call(ctx, QCG_FN(SetNewParms), n, 0);
         if (st == QC_OK)
             parms_from_ctx(ctx, slot);
     }
@@ -96,10 +96,10 @@ LIBTM_SAFE bool sv_qcgame_spawn_player(int slot)
         p->spectator = false;
         p->oldbuttons = 0;
         parms_to_ctx(ctx, slot);
-        st = qcg_call(ctx, qcg.fn.ClientConnect, n, 0);
+        st = qcg_call(ctx, QCG_FN(ClientConnect), n, 0);
     }
     if (st == QC_OK)
-        st = qcg_call(ctx, qcg.fn.PutClientInServer, n, 0);
+        st = qcg_call(ctx, QCG_FN(PutClientInServer), n, 0);
     qcg_view_player(slot);
     return end_chain(st, "ClientConnect/PutClientInServer");
 }
@@ -111,7 +111,7 @@ LIBTM_SAFE void sv_qcgame_spawn_spectator(int slot)
     qc_ctx *ctx = begin_chain();
     int n = slot + 1;
     init_client_edict(slot);
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     float eye[3] = {0, 0, 22};
     qcg_set_vec(n, f->view_ofs, eye);
     /* at the first info_player_start (or deathmatch start), as QuakeWorld's servers do */
@@ -132,10 +132,10 @@ LIBTM_SAFE void sv_qcgame_spawn_spectator(int slot)
     p->dead = false;
     p->setangle = true;
     qc_status st = QC_OK;
-    if (qcg.fn.SpectatorConnect) {
+    if (QCG_FN(SpectatorConnect)) {
         parms_to_ctx(ctx, slot);
-        qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
-        st = qcg_call(ctx, qcg.fn.SpectatorConnect, n, 0);
+        qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
+        st = qcg_call(ctx, QCG_FN(SpectatorConnect), n, 0);
     }
     qcg_view_player(slot);
     end_chain(st, "SpectatorConnect"); /* a spectator stays even if it failed */
@@ -158,7 +158,7 @@ LIBTM_SAFE static void player_move(int n, const qw_usercmd *cmd, bool spectator,
                                    int touched[QW_MAX_PHYSENTS], int *num_touched)
 {
     static const float player_mins[3] = {-16, -16, -24};
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     sv_player *p = &sv.players[n - 1];
     qw_pmove pm;
     float origin[3], mins[3], velocity[3], v_angle[3];
@@ -225,8 +225,8 @@ LIBTM_SAFE static void player_move(int n, const qw_usercmd *cmd, bool spectator,
 LIBTM_SAFE static qc_status player_command(qc_ctx *ctx, sv_client *cl, int n,
                                            const qw_usercmd *cmd)
 {
-    const qcg_fields *f = &qcg.f;
-    const struct qc_system_offsets *sys = qcg.sys;
+    QCG_FIELDS(f);
+    QCG_SYSTEM(sys);
     float frametime = cmd->msec * 0.001f;
     if (frametime > 0.1f)
         frametime = 0.1f;
@@ -254,7 +254,7 @@ LIBTM_SAFE static qc_status player_command(qc_ctx *ctx, sv_client *cl, int n,
     bool spectator = cl->spectator;
     if (!spectator) {
         bool there;
-        if (qcg_call(ctx, qcg.fn.PlayerPreThink, n, 0) != QC_OK ||
+        if (qcg_call(ctx, QCG_FN(PlayerPreThink), n, 0) != QC_OK ||
             qcg_run_think(ctx, n, frametime, &there) != QC_OK)
             return QC_ERROR;
     }
@@ -273,13 +273,13 @@ LIBTM_SAFE static qc_status player_command(qc_ctx *ctx, sv_client *cl, int n,
                 return QC_ERROR;
         }
         qc_ctx_set_float(ctx, sys->time, (float)sv.time);
-        if (qcg_call(ctx, qcg.fn.PlayerPostThink, n, 0) != QC_OK)
+        if (qcg_call(ctx, QCG_FN(PlayerPostThink), n, 0) != QC_OK)
             return QC_ERROR;
         return qcg_run_newmis(ctx);
     }
-    if (qcg.fn.SpectatorThink) {
+    if (QCG_FN(SpectatorThink)) {
         qc_ctx_set_float(ctx, sys->time, (float)sv.time);
-        return qcg_call(ctx, qcg.fn.SpectatorThink, n, 0);
+        return qcg_call(ctx, QCG_FN(SpectatorThink), n, 0);
     }
     return QC_OK;
 }
@@ -301,8 +301,8 @@ LIBTM_SAFE bool sv_qcgame_client_kill(int slot)
     if (slot >= QW_MAX_CLIENTS || !sv.players[slot].active)
         return true;
     qc_ctx *ctx = begin_chain();
-    qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
-    qc_status st = qcg.fn.ClientKill ? qcg_call(ctx, qcg.fn.ClientKill, slot + 1, 0) : QC_OK;
+    qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
+    qc_status st = QCG_FN(ClientKill) ? qcg_call(ctx, QCG_FN(ClientKill), slot + 1, 0) : QC_OK;
     if (st == QC_OK)
         qcg_view_player(slot);
     return end_chain(st, "ClientKill");
@@ -348,16 +348,16 @@ void sv_qcgame_remove_player(int slot)
     sv_player *p = &sv.players[slot];
     if (slot < QW_MAX_CLIENTS) {
         int n = slot + 1;
-        qc_func leave = p->spectator ? qcg.fn.SpectatorDisconnect : qcg.fn.ClientDisconnect;
+        qc_func leave = p->spectator ? QCG_FN(SpectatorDisconnect) : QCG_FN(ClientDisconnect);
         if (leave && (p->active || p->spectator)) {
             qc_ctx *ctx = begin_chain();
-            qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
+            qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
             if (qcg_call(ctx, leave, n, 0) != QC_OK)
                 qcg_report_error(ctx, "ClientDisconnect");
             qcg_messages_flush();
         }
         qcg_unlink_edict(n);
-        const qcg_fields *f = &qcg.f;
+        QCG_FIELDS(f);
         qcg_set_float(n, f->solid, QW_SOLID_NOT);
         qcg_set_float(n, f->modelindex, 0);
         qcg_set_float(n, f->frags, 0);
@@ -376,8 +376,8 @@ void sv_qcgame_map_ending(void)
         if (sv.clients[slot].state != CL_SPAWNED || !sv.players[slot].active)
             continue;
         qc_ctx_reset(ctx);
-        qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
-        if (qcg.fn.SetChangeParms && qcg_call(ctx, qcg.fn.SetChangeParms, slot + 1, 0) != QC_OK) {
+        qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
+        if (QCG_FN(SetChangeParms) && qcg_call(ctx, QCG_FN(SetChangeParms), slot + 1, 0) != QC_OK) {
             qcg_report_error(ctx, "SetChangeParms");
             continue;
         }
@@ -396,7 +396,7 @@ LIBTM_SAFE static void update_vec(float *dst, const float *src)
 LIBTM_SAFE void qcg_view_player(int slot)
 {
     int n = slot + 1;
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     sv_player *p = &sv.players[slot];
     float v[3];
     qcg_vec(n, f->origin, v);
@@ -438,7 +438,7 @@ void sv_qcgame_player_stats(int slot, int stats[QW_MAX_CL_STATS])
     if (slot >= QW_MAX_CLIENTS)
         return;
     int n = slot + 1;
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     stats[STAT_HEALTH] = (int)qcg_float(n, f->health);
     stats[STAT_WEAPON] = qcg_model_index(qcg_string(qcg_int(n, f->weaponmodel)));
     stats[STAT_AMMO] = (int)qcg_float(n, f->currentammo);
@@ -449,7 +449,7 @@ void sv_qcgame_player_stats(int slot, int stats[QW_MAX_CL_STATS])
     stats[STAT_CELLS] = (int)qcg_float(n, f->ammo_cells);
     if (!sv.clients[slot].spectator)
         stats[STAT_ACTIVEWEAPON] = (int)qcg_float(n, f->weapon);
-    int serverflags = (int)qc_vm_global(qcg.vm, qcg.sys->serverflags)->f;
+    int serverflags = (int)qc_vm_global(qcg_vm(), QCG_SYS(serverflags))->f;
     stats[STAT_ITEMS] = (int)qcg_float(n, f->items) | (serverflags << 28);
     stats[STAT_FRAGS] = (int)qcg_float(n, f->frags);
     stats[STAT_WEAPONFRAME] = (int)qcg_float(n, f->weaponframe);

@@ -96,14 +96,38 @@ typedef struct qcg_state {
 
 extern qcg_state qcg;
 
+/* What the loader fixes before the game runs and nothing changes while it runs: the program
+ * (qcg.vm), the offsets of its fields (qcg.f) and system globals (qcg.sys), its engine calls
+ * (qcg.fn). Code that runs in transactions reads them through these pure functions, not
+ * directly: a direct read of a global is a barrier, and puts the word in the transaction's
+ * read set, where under orec its stripe's ownership record is shared with other data
+ * (qcg.f's records with players' fields: 44 % of orec's aborts at 2 threads on the one-room
+ * map were those reads, invalidated by players' moves they had nothing to do with). */
+LIBTM_PURE static inline qc_vm *qcg_vm(void)
+{
+    return qcg.vm;
+}
+LIBTM_PURE qcg_fields qcg_fields_copy(void);
+LIBTM_PURE struct qc_system_offsets qcg_system_copy(void);
+LIBTM_PURE int qcg_system_offset(size_t at);
+LIBTM_PURE qc_func qcg_function(size_t at);
+/* In a function: f, a local copy of the fields' offsets (f->origin...). */
+#define QCG_FIELDS(f) const qcg_fields f##_copy = qcg_fields_copy(), *f = &f##_copy
+/* In a function: s, a local copy of the system globals' offsets (s->self...). */
+#define QCG_SYSTEM(s) const struct qc_system_offsets s##_copy = qcg_system_copy(), *s = &s##_copy
+/* One system global's offset, one engine call. */
+#define QCG_SYS(name) qcg_system_offset(offsetof(struct qc_system_offsets, name))
+#define QCG_FN(name) qcg_function(offsetof(qcg_functions, name))
+
 /* The calling thread's context. */
 LIBTM_PURE static inline qc_ctx *qcg_ctx(void)
 {
     return qcg.ctx[sv_thread_index];
 }
 
-/* Fields of edict n (instrumented accesses in transactions, as any shared memory). */
-LIBTM_SAFE static inline qc_word *qcg_ed(int n)
+/* Fields of edict n: where they are is fixed (pure); reading and writing them is
+ * instrumented in transactions, as any shared memory. */
+LIBTM_PURE static inline qc_word *qcg_ed(int n)
 {
     return qc_entity_ptr(qcg.vm, n);
 }

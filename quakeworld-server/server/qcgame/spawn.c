@@ -91,10 +91,10 @@ static void parse_pair(int e, const char *key, const char *value)
     }
     if (name[0] == '_')
         return; /* the map compiler's keys */
-    for (int i = 0; i < qc_num_fielddefs(qcg.vm); i++) {
+    for (int i = 0; i < qc_num_fielddefs(qcg_vm()); i++) {
         int ofs;
         enum qc_type type;
-        const char *fname = qc_fielddef(qcg.vm, i, &ofs, &type);
+        const char *fname = qc_fielddef(qcg_vm(), i, &ofs, &type);
         if (!fname || strcmp(fname, name))
             continue;
         qc_word *w = qcg_ed(e) + ofs;
@@ -111,7 +111,7 @@ static void parse_pair(int e, const char *key, const char *value)
                 }
             }
             text[n] = 0;
-            w->i = qc_string_new(qcg.vm, text);
+            w->i = qc_string_new(qcg_vm(), text);
             break;
         }
         case QC_TYPE_FLOAT: w->f = (float)atof(value); break;
@@ -120,8 +120,8 @@ static void parse_pair(int e, const char *key, const char *value)
             sscanf(value, "%f %f %f", &w[0].f, &w[1].f, &w[2].f);
             break;
         case QC_TYPE_ENTITY: w->i = atoi(value); break;
-        case QC_TYPE_FIELD: w->i = qc_find_field(qcg.vm, value, QC_TYPE_VOID); break;
-        case QC_TYPE_FUNCTION: w->i = qc_find_function(qcg.vm, value); break;
+        case QC_TYPE_FIELD: w->i = qc_find_field(qcg_vm(), value, QC_TYPE_VOID); break;
+        case QC_TYPE_FUNCTION: w->i = qc_find_function(qcg_vm(), value); break;
         default: break;
         }
         return;
@@ -158,7 +158,7 @@ static bool spawn_entities(char *err, size_t errlen)
             continue;
         }
         const char *classname = qcg_string(qcg_int(e, qcg.f.classname));
-        qc_func spawn = classname[0] ? qc_find_function(qcg.vm, classname) : 0;
+        qc_func spawn = classname[0] ? qc_find_function(qcg_vm(), classname) : 0;
         if (!spawn) {
             if (e)
                 qcg_edict_free(e);
@@ -167,7 +167,7 @@ static bool spawn_entities(char *err, size_t errlen)
         }
         qc_ctx_reset(ctx);
         qcg_messages_begin();
-        qc_ctx_set_float(ctx, qcg.sys->time, (float)sv.time);
+        qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
         if (qcg_call(ctx, spawn, e, 0) != QC_OK) {
             qcg_report_error(ctx, classname);
             failed++;
@@ -190,7 +190,7 @@ static bool spawn_entities(char *err, size_t errlen)
 /* Each entity's state now is its baseline (clients delta new entities from it). */
 static void create_baselines(void)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     for (int n = QCG_FIRST_NONPLAYER; n < qcg.num_edicts && n < SV_MAX_ENTITIES; n++) {
         sv_entity *se = &sv.entities[n];
         memset(&se->baseline, 0, sizeof se->baseline);
@@ -224,7 +224,7 @@ static void create_baselines(void)
 
 bool sv_qcgame_spawn_map(char *err, size_t errlen)
 {
-    const struct qc_system_offsets *sys = qcg.sys;
+    QCG_SYSTEM(sys);
     precache_start();
     qcg_edicts_clear();
     signon_len = 0;
@@ -232,22 +232,22 @@ bool sv_qcgame_spawn_map(char *err, size_t errlen)
     memset(qcg.lightstyles, 0, sizeof qcg.lightstyles);
     qcg.changelevel[0] = 0;
     qcg.spawning = true;
-    qc_vm_lock_world(qcg.vm, false);
-    qc_vm_set_num_entities(qcg.vm, QCG_MAX_EDICTS);
+    qc_vm_lock_world(qcg_vm(), false);
+    qc_vm_set_num_entities(qcg_vm(), QCG_MAX_EDICTS);
 
     qcg_refresh_cvars();
-    qc_vm_global(qcg.vm, sys->mapname)->i = qc_string_new(qcg.vm, sv.mapname);
-    qc_vm_global(qcg.vm, sys->time)->f = (float)sv.time;
-    const qcg_fields *f = &qcg.f;
-    qcg_set_int(0, f->model, qc_string_new(qcg.vm, sv.model_names[1]));
+    qc_vm_global(qcg_vm(), sys->mapname)->i = qc_string_new(qcg_vm(), sv.mapname);
+    qc_vm_global(qcg_vm(), sys->time)->f = (float)sv.time;
+    QCG_FIELDS(f);
+    qcg_set_int(0, f->model, qc_string_new(qcg_vm(), sv.model_names[1]));
     qcg_set_float(0, f->modelindex, 1);
     qcg_set_float(0, f->solid, QW_SOLID_BSP);
     qcg_set_float(0, f->movetype, MOVETYPE_PUSH);
 
     if (!spawn_entities(err, errlen))
         return false;
-    qc_vm_lock_world(qcg.vm, true);
-    const char *message = qcg_string(qcg_int(0, qc_find_field(qcg.vm, "message", QC_TYPE_STRING)));
+    qc_vm_lock_world(qcg_vm(), true);
+    const char *message = qcg_string(qcg_int(0, qc_find_field(qcg_vm(), "message", QC_TYPE_STRING)));
     snprintf(sv.level_title, sizeof sv.level_title, "%s", message[0] ? message : sv.mapname);
     sv.model_player = qcg_model_index("progs/player.mdl");
     qcg.spawning = false;

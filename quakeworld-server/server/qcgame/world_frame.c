@@ -84,7 +84,7 @@ static void run_requests(void)
  * and the frags that changed to everybody. */
 void qcg_view_entities(void)
 {
-    const qcg_fields *f = &qcg.f;
+    QCG_FIELDS(f);
     for (int n = QCG_FIRST_NONPLAYER; n < qcg.num_edicts && n < SV_MAX_ENTITIES; n++) {
         sv_entity *e = &sv.entities[n];
         int modelindex = qcg_in_use(n) ? (int)qcg_float(n, f->modelindex) : 0;
@@ -141,17 +141,17 @@ static void entity_failed(qc_ctx *ctx, int n)
 
 void sv_qcgame_physics(double dt)
 {
-    const struct qc_system_offsets *sys = qcg.sys;
+    QCG_SYSTEM(sys);
     run_requests();
     qcg_refresh_cvars();
-    qc_vm_global(qcg.vm, sys->time)->f = (float)sv.time;
-    qc_vm_global(qcg.vm, sys->frametime)->f = (float)dt;
+    qc_vm_global(qcg_vm(), sys->time)->f = (float)sv.time;
+    qc_vm_global(qcg_vm(), sys->frametime)->f = (float)dt;
     qc_ctx *ctx = qcg_ctx();
     qc_ctx_reset(ctx);
     qcg_messages_begin();
-    if (qcg.fn.StartFrame && qcg_call(ctx, qcg.fn.StartFrame, 0, 0) != QC_OK)
+    if (QCG_FN(StartFrame) && qcg_call(ctx, QCG_FN(StartFrame), 0, 0) != QC_OK)
         qcg_report_error(ctx, "StartFrame");
-    qc_word *force_retouch = qc_vm_global(qcg.vm, sys->force_retouch);
+    qc_word *force_retouch = qc_vm_global(qcg_vm(), sys->force_retouch);
     for (int n = 1; n < qcg.num_edicts; n++) {
         if (!qcg_in_use(n))
             continue;
