@@ -113,7 +113,8 @@ static inline uint64_t tm_orec_limit(uint64_t snapshot)
     return (snapshot << 1) | 1;
 }
 
-/* The hot path: an aligned scalar whose orec is unlocked and not newer than the read limit.
+/* The hot path: an aligned scalar whose orec is unlocked and not newer than the read limit,
+ * or locked by this transaction.
  * The value is loaded first and then judged: the limit after it (a privatizing commit that
  * lowered the limit meanwhile may have changed the data with plain stores, which the orec
  * does not show: privatization.c), and the orec again (nobody wrote the stripe meanwhile). */
@@ -136,6 +137,11 @@ static inline uint64_t tm_orec_load(struct tm_tx *tx, const void *addr, size_t l
             s->read_next = e + 1;
             return value;
         }
+        /* A stripe this transaction wrote: the data is its own, stored in place, and nobody
+         * else can change it while it holds the lock (the slow path's answer, without its
+         * call: QuakeC reads back what it just wrote, 75 reads a command in qwsv). */
+        if (v == tm_orec_locked_by(tx))
+            return value;
     }
     return tm_orec_load_slow(addr, tx, len);
 }
