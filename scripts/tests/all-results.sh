@@ -53,6 +53,9 @@ expect '^libtm-bench --no-htm$' "full run: libtm-bench --no-htm (results/libtm-b
 expect '^libtm-cm-bench$' "full run: libtm-cm-bench (results/libtm-cm-bench*)"
 expect '^quake-bench --paper$' "full run: quake-bench --paper (results/atomic-quake*)"
 expect '^quake-bench --sweep$' "full run: quake-bench --sweep (results/quake-bench.*)"
+expect '^quake-bench --sched$' "full run: quake-bench --sched (results/quake-sched.*)"
+expect '^quake-bench --qc-cost$' "full run: quake-bench --qc-cost (results/quake-qc.*)"
+expect '^quake-bench --paper --qc --loads replay$' "full run: the study on id's game (results/atomic-quake-qc*)"
 expect '^apache-bench( --paper)?$' "full run: apache-bench --paper (results/apache-bench*)"
 
 run --quick
