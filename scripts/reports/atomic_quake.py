@@ -31,8 +31,8 @@ MODE_NAMES = {"lock": "LOCK", "region": "REGION", "stm": "STM", "stm-htm0": "STM
 MAP_SHORT = {"oneroom": "one-room", "lqdm6": "lqdm6"}
 MAP_NAMES = {"oneroom": "one-room map (qwmapgen 1536 x 1536, high conflict)",
              "lqdm6": "lqdm6 (LibreQuake, large, low conflict)"}
-LOAD_NAMES = {"replay": "the replayed load (qwsv -replay: 24 virtual clients inside the server)",
-              "bots": "the bots' load (qwbot: 24 bots over the network, on the same cores)"}
+LOAD_NAMES = {"replay": "the replayed load (qwsv -replay: {n} virtual clients inside the server)",
+              "bots": "the bots' load (qwbot: {n} bots over the network, on the same cores)"}
 LOAD_SHORT = {"replay": "replayed clients", "bots": "bots"}
 # the game's work compared between the loads: (column, what it counts)
 GAME_WORK = [("server_kills", "kills"), ("server_deaths", "deaths"), ("pickups", "pickups"),
@@ -76,6 +76,25 @@ class Report:
         present = {r["mode"] for r in self.rows}
         self.modes = [m for m in MODE_NAMES if m in present]
         self.out = []
+
+    @property
+    def game(self):
+        """The game qwsv ran: id's qwprogs.dat when the traces were recorded on it (qc-*)."""
+        if all(os.path.basename(r["trace"]).startswith("qc-") for r in self.rows):
+            return "id's qwprogs.dat (QuakeC, quake-bench --qc)"
+        return "the C deathmatch"
+
+    @property
+    def clients(self):
+        """How many clients played, as "24" or "24 (one-room), 16 (lqdm6)" when maps differ."""
+        per_map = {m: {r["bots"] for r in self.rows if r["map"] == m} for m in self.maps}
+        counts = {"/".join(sorted(v)) for v in per_map.values()}
+        if len(counts) == 1:
+            return counts.pop()
+        return ", ".join(f"{'/'.join(sorted(v))} ({MAP_SHORT.get(m, m)})" for m, v in per_map.items())
+
+    def load_name(self, load):
+        return LOAD_NAMES[load].format(n=self.clients)
 
     @property
     def machine(self):
@@ -244,7 +263,7 @@ class Report:
                 if load == "replay":
                     how = ("closed loop: every frame holds one move of each virtual client "
                            "(what -waitall asks)")
-                self.p(f"{LOAD_NAMES[load]}; {how}")
+                self.p(f"{self.load_name(load)}; {how}")
                 self.table(head, rows)
 
     def cpu(self, mapkey):
@@ -259,7 +278,7 @@ class Report:
                 if any(vals):
                     rows.append([MODE_NAMES[mode]] + [shown(v, ".2f") for v in vals])
             if rows:
-                self.p(LOAD_NAMES[load])
+                self.p(self.load_name(load))
                 self.table(head, rows)
         # what the machine gave: a speed-up needs a core per thread; other programs on the
         # cores (or the bots) show here as a server that gets less than its threads
@@ -273,7 +292,7 @@ class Report:
                 if any(vals):
                     rows.append([MODE_NAMES[mode]] + [shown(v, ".2f") for v in vals])
             if rows:
-                self.p(LOAD_NAMES[load])
+                self.p(self.load_name(load))
                 self.table(head, rows)
 
     # ---- the replayed load against the bots --------------------------------------------------
@@ -478,6 +497,12 @@ class Report:
 
     def readme_table(self):
         """Markdown: the goals and the transactions' extent, a column per map."""
+        names, cells = self.readme_cells()
+        return markdown_table([""] + [MAP_SHORT.get(m, m) for m in self.maps],
+                              [[name] + [cells[m][i] for m in self.maps] for i, name in enumerate(names)])
+
+    def readme_cells(self):
+        """The rows of readme_table: their names, and a column of cells per map."""
         paper, most = paper_abort_pct(), goals("atomic_quake")["stm_vs_lock_cpu_max"]
         t1, software = self.threads[0], self.software_mode()
         cells = {m: [] for m in self.maps}
@@ -534,13 +559,12 @@ class Report:
                  f"the move command's share of the time in transactions, {t1} thread, {MODE_NAMES[software]}",
                  f"bytes read per transaction, average / largest, {t1} thread, {MODE_NAMES[software]}",
                  "bytes written per transaction, average / largest"]
-        return markdown_table([""] + [MAP_SHORT.get(m, m) for m in self.maps],
-                              [[name] + [cells[m][i] for m in self.maps] for i, name in enumerate(names)])
+        return names, cells
 
     def write(self, prefix, plot):
-        self.p("Atomic Quake on this machine: qwsv under 24 fighting clients replaying the "
-               "shipped traces in closed loop")
-        self.p("loads: " + "; ".join(LOAD_NAMES[ld] for ld in self.loads) +
+        self.p(f"Atomic Quake on this machine: qwsv running {self.game} under {self.clients} "
+               "fighting clients replaying the shipped traces in closed loop")
+        self.p("loads: " + "; ".join(self.load_name(ld) for ld in self.loads) +
                ("\n(the first makes Tables 1-3 and Figure 3)" if len(self.loads) > 1 else ""))
         self.p(f"run {self.run}; {self.machine}")
         self.p("made by: scripts/quake-bench --paper (this file: scripts/atomic-quake-report.py "
@@ -623,3 +647,23 @@ class Report:
         fig.tight_layout()
         fig.savefig(png, dpi=90)
         print(f"atomic-quake-report: wrote {png}")
+
+
+def games_table(games):
+    """Markdown: readme_table's rows for several games side by side, a column per map and
+    game (the maps' columns together); games is [(name, Report)], rows named by the first.
+    A row the first names by its instrumented mode (Table 2's bytes) says another game's
+    mode in its cells when that differs (STM runs 1 thread serially, orec instruments it)."""
+    cells = {game: report.readme_cells() for game, report in games}
+    names = cells[games[0][0]][0]
+    first_mode = MODE_NAMES[games[0][1].software_mode()]
+    head, columns = [""], []
+    for m in MAP_SHORT:
+        for game, report in games:
+            if m not in report.maps:
+                continue
+            head.append(f"{MAP_SHORT[m]}, {game}")
+            mode = MODE_NAMES[report.software_mode()]
+            columns.append([f"{cell} ({mode})" if mode != first_mode and names[i].endswith(f", {first_mode}")
+                            else cell for i, cell in enumerate(cells[game][1][m])])
+    return markdown_table(head, [[name] + [col[i] for col in columns] for i, name in enumerate(names)])

@@ -81,6 +81,15 @@ def atomic_quake_goals():
     return caption(f"run {report.run}: {report.machine}") + report.readme_table()
 
 
+def atomic_quake_games():
+    """The C deathmatch's study and id's game's (quake-bench --paper --qc) side by side."""
+    c_game = atomic_quake_report()
+    qc_game = atomic_quake.Report(results("atomic-quake-qc.csv"), results("atomic-quake-qc-blocks.csv"), None)
+    return caption(f"C deathmatch: run {c_game.run}, {c_game.clients} clients; id's qwprogs.dat: run "
+                   f"{qc_game.run}, {qc_game.clients} clients; {qc_game.machine}") + \
+        atomic_quake.games_table([("C", c_game), ("id's", qc_game)])
+
+
 def quake_sweep_table():
     run, rows = rows_of_run("readme-tables", results("quake-bench.csv"), "commands_per_s", "quake-bench --sweep")
     labels = {"lock": "lock", "region": "region", "stm": "stm (libtm)", "stmlock": "stmlock (libtm)",
@@ -182,6 +191,7 @@ BLOCKS = {
     "libtm-policy": libtm_policy,
     "libtm-cm": libtm_cm,
     "atomic-quake": atomic_quake_goals,
+    "atomic-quake-games": atomic_quake_games,
     "quake-sweep": quake_sweep_table,
     "quake-sched": quake_sched_table,
     "quake-qc": quake_qc_table,

@@ -214,6 +214,29 @@ class AtomicQuake(unittest.TestCase):
         self.assertEqual(self.report.timing("oneroom", "stm", 1, 0, "cpu_ms_per_1000_commands"), 11.0)
 
 
+class AtomicQuakeGames(unittest.TestCase):
+    """Two games' studies side by side: a column per map and game, the maps' columns together,
+    the game and the clients read off the rows (traces recorded on id's game: qc-*)."""
+    def setUp(self):
+        self.c_game = atomic_quake.Report(fixture("atomic-quake.csv"), fixture("atomic-quake-blocks.csv"), None)
+        self.loads = atomic_quake.Report(fixture("atomic-quake-loads.csv"),
+                                         fixture("atomic-quake-loads-blocks.csv"), None)
+
+    def test_columns(self):
+        table = atomic_quake.games_table([("A", self.c_game), ("B", self.loads)])
+        head = table[0]
+        maps = [m for m in atomic_quake.MAP_SHORT if m in self.c_game.maps or m in self.loads.maps]
+        want = [f"{atomic_quake.MAP_SHORT[m]}, {g}" for m in maps
+                for g, r in (("A", self.c_game), ("B", self.loads)) if m in r.maps]
+        self.assertEqual([c.strip() for c in head.strip("|").split("|")][1:], want)
+        names, _ = self.c_game.readme_cells()
+        self.assertEqual(len(table), 2 + len(names))                          # head, rule, rows
+
+    def test_game_and_clients(self):
+        self.assertEqual(self.c_game.game, "the C deathmatch")
+        self.assertEqual(self.c_game.clients, "24")
+
+
 class AtomicQuakeLoads(unittest.TestCase):
     """Both loads of one run: the replayed clients make Figure 3, the bots are beside them,
     with the game-work check and the socket share."""
