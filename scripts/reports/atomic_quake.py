@@ -269,26 +269,20 @@ class Report:
     def cpu(self, mapkey):
         self.p("CPU-milliseconds of the server per 1,000 commands (its user + system time; "
                "median of the rounds)")
-        head = ["mode"] + [f"{t} thr" for t in self.threads]
-        for load in self.loads:
-            rows = []
-            for mode in self.modes:
-                vals = [self.timing(mapkey, mode, t, None, "cpu_ms_per_1000_commands", load)
-                        for t in self.threads]
-                if any(vals):
-                    rows.append([MODE_NAMES[mode]] + [shown(v, ".2f") for v in vals])
-            if rows:
-                self.p(self.load_name(load))
-                self.table(head, rows)
+        self.mode_table(mapkey, "cpu_ms_per_1000_commands")
         # what the machine gave: a speed-up needs a core per thread; other programs on the
         # cores (or the bots) show here as a server that gets less than its threads
         self.p("Cores the server got: its CPU time over the run's wall time (median of the "
                f"rounds; {self.cores} cores on the machine)")
+        self.mode_table(mapkey, "cores_used")
+
+    def mode_table(self, mapkey, key):
+        """A table per load: key's median by mode (rows) and threads (columns)."""
+        head = ["mode"] + [f"{t} thr" for t in self.threads]
         for load in self.loads:
             rows = []
             for mode in self.modes:
-                vals = [self.timing(mapkey, mode, t, None, "cores_used", load)
-                        for t in self.threads]
+                vals = [self.timing(mapkey, mode, t, None, key, load) for t in self.threads]
                 if any(vals):
                     rows.append([MODE_NAMES[mode]] + [shown(v, ".2f") for v in vals])
             if rows:
