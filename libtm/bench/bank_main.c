@@ -52,6 +52,15 @@ static void usage(FILE *out, const char *program)
         BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
 }
 
+static bool own_option(void *options, int c, const char *arg, const char *program)
+{
+    struct bank_options *opt = options;
+    switch (c) {
+    case 'a': return bench_parse_count(program, "--accounts", arg, 2, 1ul << 24, &opt->accounts);
+    default: return bench_parse_count(program, "--total-every", arg, 0, 1ul << 30, &opt->total_every);
+    }
+}
+
 static bool parse_options(int argc, char **argv, const char *program, struct bank_options *opt)
 {
     static const struct option longopts[] = {
@@ -61,22 +70,9 @@ static bool parse_options(int argc, char **argv, const char *program, struct ban
         BENCH_RUN_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
+    const struct bench_cli cli = { program, longopts, own_option, usage, NULL };
     *opt = (struct bank_options){ .accounts = 1024, .total_every = 100 };
-    bench_run_options_init(&opt->run);
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        bool ok = true;
-        switch (c) {
-        case 'a': ok = bench_parse_count(program, "--accounts", optarg, 2, 1ul << 24, &opt->accounts); break;
-        case 'e': ok = bench_parse_count(program, "--total-every", optarg, 0, 1ul << 30, &opt->total_every); break;
-        case 'h': usage(stdout, program); exit(0);
-        default: ok = bench_parse_run_option(program, c, optarg, argv, &opt->run);
-        }
-        if (!ok)
-            return false;
-    }
-    return bench_no_arguments_left(program, argc, argv);
+    return bench_parse_command_line(&cli, argc, argv, opt, &opt->run);
 }
 
 static void bank_worker_run(void *arg, const atomic_bool *stop)
@@ -126,13 +122,12 @@ static int test_verifier(const struct bank_options *opt, const char *program)
         failures++;
     }
     bank_destroy(bank);
-    printf("bank verifier: %s\n", failures ? "FAILED" : "catches a wrong total");
-    return failures ? BENCH_EXIT_BROKEN : 0;
+    return bench_verifier_verdict("bank", failures, "catches a wrong total");
 }
 
 int main(int argc, char **argv)
 {
-    const char *program = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    const char *program = bench_program_name(argv[0]);
     struct bank_options opt;
     if (!parse_options(argc, argv, program, &opt))
         return BENCH_EXIT_USAGE;

@@ -92,6 +92,48 @@ bool bench_no_arguments_left(const char *program, int argc, char **argv)
     return true;
 }
 
+const char *bench_program_name(const char *argv0)
+{
+    const char *slash = strrchr(argv0, '/');
+    return slash ? slash + 1 : argv0;
+}
+
+bool bench_parse_command_line(const struct bench_cli *cli, int argc, char **argv, void *opt,
+                              struct bench_run_options *run)
+{
+    bench_run_options_init(run);
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", cli->longopts, NULL)) != -1) {
+        bool ok;
+        if (c == 'h') {
+            cli->usage(stdout, cli->program);
+            exit(0);
+        } else if (c == 'd' && cli->fixed_work) {
+            fprintf(stderr, "%s: --duration does not apply: the benchmark does a fixed amount of "
+                    "work (%s) and reports the time it took\n", cli->program, cli->fixed_work);
+            ok = false;
+        } else if (c > 0 && strchr("tdrV?:", c)) {
+            ok = bench_parse_run_option(cli->program, c, optarg, argv, run);
+        } else {
+            ok = cli->own_option(opt, c, optarg, cli->program);
+        }
+        if (!ok)
+            return false;
+    }
+    if (!bench_no_arguments_left(cli->program, argc, argv))
+        return false;
+    if (cli->fixed_work)
+        run->duration = 0;
+    return true;
+}
+
+int bench_verifier_verdict(const char *name, int missed, const char *caught)
+{
+    printf("%s verifier: %s\n", name, missed ? "FAILED" : caught);
+    return missed ? BENCH_EXIT_BROKEN : 0;
+}
+
 struct thread_start {
     bench_worker_fn *worker;
     void *arg;

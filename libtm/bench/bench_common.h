@@ -3,6 +3,7 @@
 #ifndef BENCH_COMMON_H
 #define BENCH_COMMON_H
 
+#include <getopt.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,6 +43,30 @@ bool bench_parse_run_option(const char *program, int c, const char *arg, char **
                             struct bench_run_options *run);
 /* After the options: rejects stray arguments. */
 bool bench_no_arguments_left(const char *program, int argc, char **argv);
+
+/* A benchmark program's command line: its name (argv[0] without the directories), its own
+ * options, and what --help prints. */
+struct bench_cli {
+    const char *program;
+    const struct option *longopts;  /* its own, then BENCH_RUN_LONGOPTS and the zero entry */
+    /* takes getopt_long's code c of one of its own options (c is none of t, d, r, V, h);
+     * false after printing what was wrong */
+    bool (*own_option)(void *opt, int c, const char *arg, const char *program);
+    void (*usage)(FILE *out, const char *program);
+    /* NULL: the program runs for --duration; else it does a fixed amount of work, set by
+     * these options (named when --duration is refused), and run.duration becomes 0 */
+    const char *fixed_work;
+};
+/* argv[0] without the directories: how the programs name themselves in messages. */
+const char *bench_program_name(const char *argv0);
+/* Parses argv into opt (the program's own options, defaults set by the caller) and run
+ * (bench_run_options_init's defaults, then the common options); --help prints the usage and
+ * exits 0. False after printing what was wrong. */
+bool bench_parse_command_line(const struct bench_cli *cli, int argc, char **argv, void *opt,
+                              struct bench_run_options *run);
+/* --test-verifier's last line, "NAME verifier: FAILED" or "NAME verifier: " and `caught`, and the exit
+ * status that goes with it (BENCH_EXIT_BROKEN when the verifier missed any damage). */
+int bench_verifier_verdict(const char *name, int missed, const char *caught);
 
 /* Each worker runs until *stop becomes true; its argument is args + index * stride. */
 typedef void bench_worker_fn(void *arg, const atomic_bool *stop);

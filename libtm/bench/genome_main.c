@@ -85,6 +85,16 @@ static void usage(FILE *out, const char *program)
         BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
 }
 
+static bool own_option(void *options, int c, const char *arg, const char *program)
+{
+    struct genome_options *opt = options;
+    switch (c) {
+    case 'g': return bench_parse_count(program, "--gene-length", arg, 256, 1ul << 26, &opt->gene_length);
+    case 'l': return bench_parse_count(program, "--segment-length", arg, 8, MAX_SEGMENT_LENGTH, &opt->segment_length);
+    default: return bench_parse_count(program, "--segments", arg, 1, 1ul << 28, &opt->segments);
+    }
+}
+
 static bool parse_options(int argc, char **argv, const char *program, struct genome_options *opt)
 {
     static const struct option longopts[] = {
@@ -94,28 +104,10 @@ static bool parse_options(int argc, char **argv, const char *program, struct gen
         BENCH_RUN_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
+    const struct bench_cli cli = { program, longopts, own_option, usage, "--segments" };
     *opt = (struct genome_options){ .gene_length = 65536, .segment_length = 32,
                                     .segments = 1048576 };
-    bench_run_options_init(&opt->run);
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        bool ok = true;
-        switch (c) {
-        case 'g': ok = bench_parse_count(program, "--gene-length", optarg, 256, 1ul << 26, &opt->gene_length); break;
-        case 'l': ok = bench_parse_count(program, "--segment-length", optarg, 8, MAX_SEGMENT_LENGTH, &opt->segment_length); break;
-        case 'n': ok = bench_parse_count(program, "--segments", optarg, 1, 1ul << 28, &opt->segments); break;
-        case 'd':
-            fprintf(stderr, "%s: --duration does not apply: the benchmark does a fixed amount of "
-                    "work (--segments) and reports the time it took\n", program);
-            return false;
-        case 'h': usage(stdout, program); exit(0);
-        default: ok = bench_parse_run_option(program, c, optarg, argv, &opt->run);
-        }
-        if (!ok)
-            return false;
-    }
-    if (!bench_no_arguments_left(program, argc, argv))
+    if (!bench_parse_command_line(&cli, argc, argv, opt, &opt->run))
         return false;
     size_t shortest = genome_min_segment_length(opt->gene_length, MAX_SEGMENT_LENGTH);
     if (opt->segment_length < shortest || opt->segment_length * 2 > opt->gene_length) {
@@ -129,7 +121,6 @@ static bool parse_options(int argc, char **argv, const char *program, struct gen
                 "shorter segments\n", program, opt->segments, opt->segment_length);
         return false;
     }
-    opt->run.duration = 0; /* a fixed amount of work */
     return true;
 }
 
@@ -399,15 +390,12 @@ static int test_verifier(uint64_t seed)
 
 int main(int argc, char **argv)
 {
-    const char *program = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    const char *program = bench_program_name(argv[0]);
     struct genome_options opt;
     if (!parse_options(argc, argv, program, &opt))
         return BENCH_EXIT_USAGE;
-    if (opt.run.test_verifier) {
-        int missed = test_verifier(opt.run.seed);
-        printf("genome verifier: %s\n", missed ? "FAILED" : "catches every damage");
-        return missed ? BENCH_EXIT_BROKEN : 0;
-    }
+    if (opt.run.test_verifier)
+        return bench_verifier_verdict("genome", test_verifier(opt.run.seed), "catches every damage");
 
     struct genome_input in;
     if (!genome_input_create(&in, opt.gene_length, opt.segment_length, opt.segments,

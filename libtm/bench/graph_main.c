@@ -63,6 +63,15 @@ static void usage(FILE *out, const char *program)
         BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
 }
 
+static bool own_option(void *options, int c, const char *arg, const char *program)
+{
+    struct graph_options *opt = options;
+    switch (c) {
+    case 's': return bench_parse_count(program, "--scale", arg, 8, 26, &opt->scale);
+    default: return bench_parse_count(program, "--edge-factor", arg, 1, 64, &opt->edge_factor);
+    }
+}
+
 static bool parse_options(int argc, char **argv, const char *program, struct graph_options *opt)
 {
     static const struct option longopts[] = {
@@ -71,29 +80,9 @@ static bool parse_options(int argc, char **argv, const char *program, struct gra
         BENCH_RUN_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
+    const struct bench_cli cli = { program, longopts, own_option, usage, "--scale, --edge-factor" };
     *opt = (struct graph_options){ .scale = 18, .edge_factor = 8 };
-    bench_run_options_init(&opt->run);
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        bool ok = true;
-        switch (c) {
-        case 's': ok = bench_parse_count(program, "--scale", optarg, 8, 26, &opt->scale); break;
-        case 'f': ok = bench_parse_count(program, "--edge-factor", optarg, 1, 64, &opt->edge_factor); break;
-        case 'd':
-            fprintf(stderr, "%s: --duration does not apply: the benchmark does a fixed amount of "
-                    "work (--scale, --edge-factor) and reports the time it took\n", program);
-            return false;
-        case 'h': usage(stdout, program); exit(0);
-        default: ok = bench_parse_run_option(program, c, optarg, argv, &opt->run);
-        }
-        if (!ok)
-            return false;
-    }
-    if (!bench_no_arguments_left(program, argc, argv))
-        return false;
-    opt->run.duration = 0; /* a fixed amount of work */
-    return true;
+    return bench_parse_command_line(&cli, argc, argv, opt, &opt->run);
 }
 
 /* Each atomic block in a function of its own: the callers' loop variables then do not live
@@ -237,15 +226,12 @@ static int test_verifier(uint64_t seed)
 
 int main(int argc, char **argv)
 {
-    const char *program = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    const char *program = bench_program_name(argv[0]);
     struct graph_options opt;
     if (!parse_options(argc, argv, program, &opt))
         return BENCH_EXIT_USAGE;
-    if (opt.run.test_verifier) {
-        int missed = test_verifier(opt.run.seed);
-        printf("graph verifier: %s\n", missed ? "FAILED" : "catches every damage");
-        return missed ? BENCH_EXIT_BROKEN : 0;
-    }
+    if (opt.run.test_verifier)
+        return bench_verifier_verdict("graph", test_verifier(opt.run.seed), "catches every damage");
 
     size_t vertices = (size_t)1 << opt.scale, edges = vertices * opt.edge_factor;
     struct graph *g = graph_create(vertices, edges, opt.run.seed);

@@ -70,6 +70,27 @@ static void usage(FILE *out, const char *program)
         BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
 }
 
+static bool own_option(void *options, int c, const char *arg, const char *program)
+{
+    struct intset_options *opt = options;
+    switch (c) {
+    case 's':
+        if (intset_kind_from_name(arg, &opt->kind))
+            return true;
+        fprintf(stderr, "%s: --structure '%s' is unknown; use rbtree, skiplist, list or hashset\n",
+                program, arg);
+        return false;
+    case 'n': return bench_parse_count(program, "--size", arg, 1, 1ul << 24, &opt->size);
+    case 'u': return bench_parse_count(program, "--update", arg, 0, 100, &opt->update);
+    default:
+        if (size_counter_mode_from_name(arg, &opt->size_counter))
+            return true;
+        fprintf(stderr, "%s: --size-counter '%s' is unknown; use none, flat, closed or open\n",
+                program, arg);
+        return false;
+    }
+}
+
 static bool parse_options(int argc, char **argv, const char *program, struct intset_options *opt)
 {
     static const struct option longopts[] = {
@@ -80,34 +101,9 @@ static bool parse_options(int argc, char **argv, const char *program, struct int
         BENCH_RUN_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
+    const struct bench_cli cli = { program, longopts, own_option, usage, NULL };
     *opt = (struct intset_options){ .kind = INTSET_RBTREE, .size = 0, .update = 20 };
-    bench_run_options_init(&opt->run);
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        bool ok = true;
-        switch (c) {
-        case 's':
-            ok = intset_kind_from_name(optarg, &opt->kind);
-            if (!ok)
-                fprintf(stderr, "%s: --structure '%s' is unknown; use rbtree, skiplist, list or hashset\n",
-                        program, optarg);
-            break;
-        case 'n': ok = bench_parse_count(program, "--size", optarg, 1, 1ul << 24, &opt->size); break;
-        case 'u': ok = bench_parse_count(program, "--update", optarg, 0, 100, &opt->update); break;
-        case 'c':
-            ok = size_counter_mode_from_name(optarg, &opt->size_counter);
-            if (!ok)
-                fprintf(stderr, "%s: --size-counter '%s' is unknown; use none, flat, closed or open\n",
-                        program, optarg);
-            break;
-        case 'h': usage(stdout, program); exit(0);
-        default: ok = bench_parse_run_option(program, c, optarg, argv, &opt->run);
-        }
-        if (!ok)
-            return false;
-    }
-    if (!bench_no_arguments_left(program, argc, argv))
+    if (!bench_parse_command_line(&cli, argc, argv, opt, &opt->run))
         return false;
     if (opt->size == 0)
         opt->size = intset_default_size(opt->kind);
@@ -223,13 +219,12 @@ static int test_verifier(const struct intset_options *opt, const char *program)
         }
     }
     intset_destroy(set);
-    printf("%s verifier: %s\n", name, failures ? "FAILED" : "catches every damage");
-    return failures ? BENCH_EXIT_BROKEN : 0;
+    return bench_verifier_verdict(name, failures, "catches every damage");
 }
 
 int main(int argc, char **argv)
 {
-    const char *program = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    const char *program = bench_program_name(argv[0]);
     struct intset_options opt;
     if (!parse_options(argc, argv, program, &opt))
         return BENCH_EXIT_USAGE;

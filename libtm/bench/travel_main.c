@@ -72,6 +72,18 @@ static void usage(FILE *out, const char *program)
         BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
 }
 
+static bool own_option(void *options, int c, const char *arg, const char *program)
+{
+    struct travel_options *opt = options;
+    switch (c) {
+    case 'n': return bench_parse_count(program, "--relations", arg, 16, 1ul << 22, &opt->relations);
+    case 'q': return bench_parse_count(program, "--queries-per-tx", arg, 1, 100, &opt->queries);
+    case 'g': return bench_parse_count(program, "--query-range", arg, 1, 100, &opt->query_range);
+    case 'u': return bench_parse_count(program, "--user", arg, 0, 100, &opt->user);
+    default: return bench_parse_count(program, "--transactions", arg, 1, 1ul << 40, &opt->transactions);
+    }
+}
+
 static bool parse_options(int argc, char **argv, const char *program, struct travel_options *opt)
 {
     static const struct option longopts[] = {
@@ -84,25 +96,9 @@ static bool parse_options(int argc, char **argv, const char *program, struct tra
         BENCH_RUN_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
+    const struct bench_cli cli = { program, longopts, own_option, usage, NULL };
     *opt = (struct travel_options){ .relations = 16384, .queries = 6, .query_range = 60, .user = 90 };
-    bench_run_options_init(&opt->run);
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        bool ok = true;
-        switch (c) {
-        case 'n': ok = bench_parse_count(program, "--relations", optarg, 16, 1ul << 22, &opt->relations); break;
-        case 'q': ok = bench_parse_count(program, "--queries-per-tx", optarg, 1, 100, &opt->queries); break;
-        case 'g': ok = bench_parse_count(program, "--query-range", optarg, 1, 100, &opt->query_range); break;
-        case 'u': ok = bench_parse_count(program, "--user", optarg, 0, 100, &opt->user); break;
-        case 'x': ok = bench_parse_count(program, "--transactions", optarg, 1, 1ul << 40, &opt->transactions); break;
-        case 'h': usage(stdout, program); exit(0);
-        default: ok = bench_parse_run_option(program, c, optarg, argv, &opt->run);
-        }
-        if (!ok)
-            return false;
-    }
-    if (!bench_no_arguments_left(program, argc, argv))
+    if (!bench_parse_command_line(&cli, argc, argv, opt, &opt->run))
         return false;
     if (opt->run.duration_given && opt->transactions) {
         fprintf(stderr, "%s: --duration and --transactions exclude each other: run for a time or "
@@ -151,7 +147,7 @@ static void travel_worker_run(void *arg, const atomic_bool *stop)
 
 int main(int argc, char **argv)
 {
-    const char *program = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    const char *program = bench_program_name(argv[0]);
     struct travel_options opt;
     if (!parse_options(argc, argv, program, &opt))
         return BENCH_EXIT_USAGE;
@@ -161,8 +157,7 @@ int main(int argc, char **argv)
     if (opt.run.test_verifier) {
         int failures = travel_test_verifier(opt.relations < 4096 ? (long)opt.relations : 4096,
                                             (unsigned)opt.queries, opt.run.seed, stdout);
-        printf("travel verifier: %s\n", failures ? "FAILED" : "catches every damage");
-        return failures ? BENCH_EXIT_BROKEN : 0;
+        return bench_verifier_verdict("travel", failures, "catches every damage");
     }
 
     struct travel *travel = travel_create((long)opt.relations, opt.run.seed);
