@@ -13,8 +13,8 @@ struct reuse_finding {
     char how[160];    /* the instructions between the two that carry the value */
 };
 
-/* Disassembles `binary` once. Returns 0, or -1 with a message in `error` (objdump missing,
- * unreadable binary). */
+/* Disassembles `binary` once (objdump runs without the process's LD_PRELOAD, which this
+ * removes). Returns 0, or -1 with a message in `error` (objdump missing, unreadable binary). */
 int reuse_load(const char *binary, char *error, size_t error_size);
 
 /* 1 when function `symbol` (as objdump names it) has an _ITM_mem* call whose %rdi derives
