@@ -156,8 +156,8 @@ static void fill(uint8_t *buffer, size_t size, uint8_t seed)
 }
 
 /* Runs one case as a transaction on the arena and the same operations with libc on
- * `expected`. Returns the number of transactions it ran. */
-static long run_case(enum case_id c, size_t n, size_t m, size_t align, ptrdiff_t shift)
+ * `expected`. */
+static void run_case(enum case_id c, size_t n, size_t m, size_t align, ptrdiff_t shift)
 {
     uint8_t *d = arena + GUARD + align, *e = expected + GUARD + align;
     uint8_t seed = (uint8_t)(n * 3 + m + align + (size_t)c * 41);
@@ -205,7 +205,6 @@ static long run_case(enum case_id c, size_t n, size_t m, size_t align, ptrdiff_t
     case CASES:
         break;
     }
-    return 1;
 }
 
 static void compare(const char *who, enum case_id c, size_t n, size_t m, size_t align,
@@ -263,7 +262,8 @@ static void all_cases(const char *who)
                         snprintf(current_case, sizeof current_case, "%s: %s, first %zu bytes "
                                  "then %zu (destination offset %zu, shift %td)", who,
                                  case_symbol[c], n, m, align, shift);
-                        transactions_run += run_case((enum case_id)c, n, m, align, shift);
+                        run_case((enum case_id)c, n, m, align, shift);
+                        transactions_run++;
                         compare(who, (enum case_id)c, n, m, align, shift);
                     }
                 }
