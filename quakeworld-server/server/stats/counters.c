@@ -10,6 +10,24 @@
 static sv_thread_stats stats[SV_MAX_THREADS];
 static int nthreads;
 static double start_time, start_cpu_ms;
+static struct libtm_totals start_tm;
+
+/* only libtm has them (GCC's libitm does not) */
+#pragma weak libtm_totals_read
+
+bool sv_stats_tm_totals(struct libtm_totals *t)
+{
+    *t = (struct libtm_totals){0};
+    if (!libtm_totals_read)
+        return false;
+    libtm_totals_read(t, sizeof *t);
+    return true;
+}
+
+struct libtm_totals sv_stats_start_tm(void)
+{
+    return start_tm;
+}
 
 void sv_stats_init(int threads)
 {
@@ -17,6 +35,7 @@ void sv_stats_init(int threads)
     memset(stats, 0, sizeof stats);
     start_time = sv_clock();
     start_cpu_ms = sv_stats_process_cpu_ms();
+    sv_stats_tm_totals(&start_tm);
 }
 
 double sv_stats_process_cpu_ms(void)
@@ -30,6 +49,39 @@ double sv_stats_process_cpu_ms(void)
 double sv_stats_start_cpu_ms(void)
 {
     return start_cpu_ms;
+}
+
+/* the calling thread's current move command: its attempts so far and when the first and the
+ * last began */
+static __thread struct {
+    unsigned attempts;
+    double first, last;
+} command;
+
+double sv_stats_command_enter(void)
+{
+    command.attempts = 0;
+    return sv_clock();
+}
+
+void sv_stats_command_attempt(void)
+{
+    double now = sv_clock();
+    if (command.attempts++ == 0)
+        command.first = now;
+    command.last = now;
+}
+
+void sv_stats_command_leave(double entered)
+{
+    sv_thread_stats *st = sv_stats_thread();
+    double now = sv_clock();
+    if (command.attempts == 0) /* not run (cannot happen: every section runs its body) */
+        return;
+    st->cmd_entry_seconds += command.first - entered;
+    st->cmd_aborted_seconds += command.last - command.first;
+    st->cmd_seconds += now - command.last;
+    st->cmd_restarts += command.attempts - 1;
 }
 
 LIBTM_SAFE sv_thread_stats *sv_stats_thread(void)
