@@ -115,17 +115,17 @@ static void run_rp(int worker)
     sv_frame_stats_rp(worker, t0, t1);
 }
 
+static void send_client(sv_client *cl)
+{
+    if (sv_sched == SCHED_LPT)
+        sv_reliable_deliver_outboxes(cl); /* the jobs' broadcasts */
+    sv_send_client(cl);
+}
+
 static void run_s(int worker)
 {
     double t0 = sv_clock();
-    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
-        sv_client *cl = &sv.clients[i];
-        if (cl->worker != worker || cl->state < CL_CONNECTED)
-            continue;
-        if (sv_sched == SCHED_LPT)
-            sv_reliable_deliver_outboxes(cl); /* the jobs' broadcasts */
-        sv_send_client(cl);
-    }
+    sv_sched_run_s(worker, send_client);
     sv_stats_thread()->s_seconds += sv_clock() - t0;
 }
 
