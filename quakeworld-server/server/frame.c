@@ -1,15 +1,20 @@
 /* The Atomic Quake frame.
  *
  *   master (thread 0)         workers (threads 1..N-1)
- *   receive + U               -
- *   ---------------- barrier: start RP ----------------
- *   RP for its own clients    RP for their own clients
- *   ---------------- barrier: start S -----------------
- *   S for its own clients     S for their own clients
- *   ---------------- barrier: frame done --------------
+ *   receive + U               (parked at the serial barrier)
+ *   ---------------- serial barrier: release --------
+ *   RP for its own clients    RP for their own clients    (then others' not begun yet)
+ *   ---------------- barrier: start S ----------------
+ *   S for its own clients     S for their own clients     (then others' not begun yet)
+ *   joins the serial barrier  arrive at the serial barrier and wait
+ *
+ * The serial barrier is one meeting for the workers where there were two in a row (frame
+ * done, start RP): the master waits for their arrival (sv_barrier_join), runs the serial
+ * part alone and lets them go (sv_barrier_release); sync/barrier.h. Who serves which client
+ * in each phase is sched/sched.h's (a worker done with its own takes over others').
  *
  * How packets reach their worker: there is one UDP socket, and only the master reads it,
- * at the start of each frame while the workers are parked at the first barrier. It answers
+ * at the start of each frame while the workers are parked at the serial barrier. It answers
  * connectionless packets itself (status, ping, challenges, connects: these create client
  * slots, so doing them with no worker running needs no locking), and appends each sequenced
  * packet to the inbox of the client it belongs to (looked up by address, then address +
@@ -272,6 +277,9 @@ static void run_u(void)
     }
     sv_scoreboard_frame();
 
+    /* the game's physics is most of U: the workers asleep at the serial barrier wake now and
+     * are running when it ends */
+    sv_barrier_prewake(&serial_barrier);
     sv.game_clock += sv_replay_game_seconds(sv.realtime - sv.last_frame);
     sv.last_frame = sv.realtime;
     double dt = sv.game_clock - sv.last_physics;

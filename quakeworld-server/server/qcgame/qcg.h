@@ -233,7 +233,7 @@ void qcg_register_world_builtins(qc_vm *vm);
 void qcg_register_message_builtins(qc_vm *vm);
 /* Start of a chain: empties the calling thread's pending messages; end of it (before the
  * section commits): sends them (MSG_ONE, MSG_ALL, MSG_BROADCAST). */
-LIBTM_SAFE void qcg_messages_begin(void);
+LIBTM_PURE void qcg_messages_begin(void);
 LIBTM_SAFE bool qcg_messages_flush(void);
 /* A model's index in the precache list (0: not there). */
 LIBTM_SAFE int qcg_model_index(const char *name);

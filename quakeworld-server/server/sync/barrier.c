@@ -95,11 +95,27 @@ void sv_barrier_wait(sv_barrier *b, sv_barrier_waiter *w)
      * generation */
     double t0 = sv_clock();
     atomic_fetch_add(&b->sleepers, 1);
-    while (atomic_load(&b->generation) == generation)
+    while (atomic_load(&b->generation) == generation) {
         futex(&b->generation, FUTEX_WAIT, generation);
+        /* woken ahead of the release (sv_barrier_prewake): it is near */
+        sv_barrier_waiter after_wake = {.budget = SV_BARRIER_SPIN_MAX};
+        if (b->spin && spin(&after_wake, generation_moved, b, generation)) {
+            w->spin_seconds += after_wake.spin_seconds;
+            t0 += after_wake.spin_seconds; /* counted as spinning, not asleep */
+            break;
+        }
+        w->spin_seconds += after_wake.spin_seconds;
+        t0 += after_wake.spin_seconds;
+    }
     atomic_fetch_sub(&b->sleepers, 1);
     w->sleep_seconds += sv_clock() - t0;
     w->sleeps++;
+}
+
+void sv_barrier_prewake(sv_barrier *b)
+{
+    if (atomic_load(&b->sleepers))
+        futex(&b->generation, FUTEX_WAKE, INT_MAX);
 }
 
 void sv_barrier_join(sv_barrier *b, sv_barrier_waiter *w)

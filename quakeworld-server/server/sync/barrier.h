@@ -13,7 +13,8 @@
  * go; and the master's own barrier (sv_barrier_join, sv_barrier_release), where the other
  * threads arrive and wait while the master waits only for their arrival, works alone (the
  * serial phase), and then lets them go: one meeting where there would be two in a row for the
- * waiting threads, so one wake-up less per frame. */
+ * waiting threads, so one wake-up less per frame; and the master can wake the sleepers ahead
+ * of the release (sv_barrier_prewake). */
 #ifndef SV_SYNC_BARRIER_H
 #define SV_SYNC_BARRIER_H
 
@@ -47,5 +48,10 @@ void sv_barrier_wait(sv_barrier *b, sv_barrier_waiter *w);
  * from sv_barrier_join once all of them arrived, and lets them go with sv_barrier_release. */
 void sv_barrier_join(sv_barrier *b, sv_barrier_waiter *w);
 void sv_barrier_release(sv_barrier *b);
+/* Between join and release: wakes the threads asleep at b, which then spin (up to
+ * SV_BARRIER_SPIN_MAX) for the release. Called about a wake-up's time (tens of microseconds
+ * on a virtual machine) before the release, a sleeper is running again when it comes instead
+ * of starting that much later, and costs no core while the master's phase is long. */
+void sv_barrier_prewake(sv_barrier *b);
 
 #endif
