@@ -198,12 +198,13 @@ void sv_sched_run_rp(int worker)
             run_job(worker_jobs[worker][k]);
         return;
     }
-    serve_claimed(worker, sv.opt.threads > 1, rp_claim, has_packets, process_client);
+    serve_claimed(worker, sv.opt.threads > 1 && !sv.opt.no_steal, rp_claim, has_packets,
+                  process_client);
 }
 
 void sv_sched_run_s(int worker, void (*send)(sv_client *))
 {
-    serve_claimed(worker, sv.opt.threads > 1, s_claim, connected, send);
+    serve_claimed(worker, sv.opt.threads > 1 && !sv.opt.no_steal, s_claim, connected, send);
 }
 
 void sv_sched_frame_jobs(int *jobs, int *clients, double *weight_max, double *weight_sum)
