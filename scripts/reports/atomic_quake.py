@@ -427,9 +427,42 @@ class Report:
                    f"{goals('atomic_quake')['equivalence_z_max']}")
         self.p()
 
+    def scaling_checks(self, mapkey):
+        """[(goal, measured, verdict)] of issue 29 on the replayed load: STM against LOCK at
+        speedup_threads (on speedup_map), the CPU per command's growth from 1 thread (LOCK,
+        STM), STM's speed-up (every map), STM / LOCK CPU at 1 thread (the strict bound)."""
+        g, checks = goals("atomic_quake"), []
+        t = g["speedup_threads"]
+        if "replay" not in self.loads or t not in self.threads or 1 not in self.threads:
+            return checks
+        verdict = lambda ok: "met" if ok else "NOT met"
+        rate = lambda m, n: self.timing(mapkey, m, n, None, "commands_per_s", "replay")
+        cpu = lambda m, n: self.timing(mapkey, m, n, None, "cpu_ms_per_1000_commands", "replay")
+        if mapkey == g["speedup_map"] and rate("stm", t) and rate("lock", t):
+            v = rate("stm", t) / rate("lock", t)
+            checks.append((f"STM / LOCK commands/s at {t} threads (goal >= "
+                           f"{g['stm_vs_lock_rate_min']})", f"{v:.2f}",
+                           verdict(v >= g["stm_vs_lock_rate_min"])))
+        for mode in g["speedup_modes"]:
+            if cpu(mode, t) and cpu(mode, 1):
+                v = cpu(mode, t) / cpu(mode, 1)
+                checks.append((f"{MODE_NAMES[mode]} CPU per command, {t} threads / 1 (goal <= "
+                               f"{g['cpu_growth_max']})", f"{v:.2f}",
+                               verdict(v <= g["cpu_growth_max"])))
+        v = self.speedup(mapkey, "stm", t, "replay")
+        if v:
+            checks.append((f"STM speed-up at {t} threads, every map (goal >= "
+                           f"{g['scaling_map_min']})", f"{v:.2f}", verdict(v >= g["scaling_map_min"])))
+        if cpu("stm", 1) and cpu("lock", 1):
+            v = cpu("stm", 1) / cpu("lock", 1)
+            checks.append((f"STM / LOCK CPU per command at 1 thread (goal <= "
+                           f"{g['stm_vs_lock_cpu_strict_max']})", f"{v:.2f}",
+                           verdict(v <= g["stm_vs_lock_cpu_strict_max"])))
+        return checks
+
     def goal_lines(self, mapkey):
         self.p("Goals")
-        for goal, measured, verdict in self.load_goal_checks(mapkey):
+        for goal, measured, verdict in self.load_goal_checks(mapkey) + self.scaling_checks(mapkey):
             self.p(f"  {goal}: {measured} ({'not judged on this map' if verdict == 'shown' else verdict})")
         most, paper = goals("atomic_quake")["stm_vs_lock_cpu_max"], paper_abort_pct()
         t1 = self.threads[0]
