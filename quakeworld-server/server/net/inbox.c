@@ -27,7 +27,7 @@ static __attribute__((noinline)) void run_command(sv_client *cl, const qw_usercm
      * in hardware. While every queue has room to spare it runs as a plain section; near
      * overflow, cancellable. A QuakeC command may fail anywhere (a runtime error): always
      * cancellable. */
-    double entered = sv_stats_command_enter();
+    uint64_t entered = sv_stats_command_enter();
     if (sv_reliable_queues_roomy() && !sv_game_commands_may_fail())
         CRITICAL_SECTION(CS_MOVE_COMMAND, sv_stats_command_attempt();
                          ok = sv_game_run_command(cl, cmd););

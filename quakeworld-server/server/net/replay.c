@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "clock.h"
 #include "log.h"
 #include "net/client.h"
 #include "qw_clc_move.h"
@@ -284,7 +283,8 @@ double sv_replay_queue_due(double now)
 {
     if (count == 0)
         return 1e9;
-    double t0 = sv_clock(), wait = 1e9;
+    uint64_t t0 = sv_stats_ticks();
+    double wait = 1e9;
     for (int i = 0; i < count; i++) {
         sv_client *cl = &sv.clients[slots[i]];
         sv_replay_client *vc = still_replaying(slots[i]);
@@ -310,7 +310,7 @@ double sv_replay_queue_due(double now)
         else if (due - now < wait)
             wait = due - now;
     }
-    sv_stats_thread()->replay_seconds += sv_clock() - t0;
+    sv_stats_thread()->replay_ticks += sv_stats_ticks() - t0;
     return wait;
 }
 
@@ -346,11 +346,11 @@ static void receive(sv_client *cl, const uint8_t *pkt, size_t len)
 void sv_replay_receive(sv_client *cl, const uint8_t *pkt, size_t len)
 {
     sv_thread_stats *st = sv_stats_thread();
-    double t0 = sv_clock();
+    uint64_t t0 = sv_stats_ticks();
     st->replayed_replies++;
     st->replayed_bytes += len;
     receive(cl, pkt, len);
-    st->replay_seconds += sv_clock() - t0;
+    st->replay_ticks += sv_stats_ticks() - t0;
 }
 
 void sv_replay_saw_player(sv_client *cl, int slot, const float origin[3], bool dead)

@@ -10,6 +10,7 @@
 static sv_thread_stats stats[SV_MAX_THREADS];
 static int nthreads;
 static double start_time, start_cpu_ms;
+static uint64_t start_ticks;
 static struct libtm_totals start_tm;
 
 /* only libtm has them (GCC's libitm does not) */
@@ -34,6 +35,7 @@ void sv_stats_init(int threads)
     nthreads = threads;
     memset(stats, 0, sizeof stats);
     start_time = sv_clock();
+    start_ticks = sv_stats_ticks();
     start_cpu_ms = sv_stats_process_cpu_ms();
     sv_stats_tm_totals(&start_tm);
 }
@@ -55,33 +57,40 @@ double sv_stats_start_cpu_ms(void)
  * last began */
 static __thread struct {
     unsigned attempts;
-    double first, last;
+    uint64_t first, last;
 } command;
 
-double sv_stats_command_enter(void)
+uint64_t sv_stats_command_enter(void)
 {
     command.attempts = 0;
-    return sv_clock();
+    return sv_stats_ticks();
 }
 
 void sv_stats_command_attempt(void)
 {
-    double now = sv_clock();
+    uint64_t now = sv_stats_ticks();
     if (command.attempts++ == 0)
         command.first = now;
     command.last = now;
 }
 
-void sv_stats_command_leave(double entered)
+void sv_stats_command_leave(uint64_t entered)
 {
     sv_thread_stats *st = sv_stats_thread();
-    double now = sv_clock();
+    uint64_t now = sv_stats_ticks();
     if (command.attempts == 0) /* not run (cannot happen: every section runs its body) */
         return;
-    st->cmd_entry_seconds += command.first - entered;
-    st->cmd_aborted_seconds += command.last - command.first;
-    st->cmd_seconds += now - command.last;
+    st->cmd_entry_ticks += command.first - entered;
+    st->cmd_aborted_ticks += command.last - command.first;
+    st->cmd_ticks += now - command.last;
     st->cmd_restarts += command.attempts - 1;
+}
+
+double sv_stats_tick_seconds(void)
+{
+    double seconds = sv_clock() - start_time;
+    uint64_t ticks = sv_stats_ticks() - start_ticks;
+    return ticks > 0 && seconds > 0 ? seconds / (double)ticks : 0;
 }
 
 LIBTM_SAFE sv_thread_stats *sv_stats_thread(void)

@@ -78,14 +78,15 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
             (unsigned long long)d->bad_packets, d->u_seconds * 1e3, d->rp_seconds * 1e3,
             d->s_seconds * 1e3, d->wait_seconds * 1e3, d->idle_seconds * 1e3,
             d->lock_wait_seconds * 1e3);
+    double tick_ms = sv_stats_tick_seconds() * 1e3;
     fprintf(out, " wait_serial_spin_ms=%.3f wait_serial_sleep_ms=%.3f wait_rp_spin_ms=%.3f"
             " wait_rp_sleep_ms=%.3f wait_sleeps=%llu cmd_ms=%.3f cmd_entry_ms=%.3f"
             " cmd_aborted_ms=%.3f cmd_restarts=%llu replay_ms=%.3f",
             d->wait_serial_spin_seconds * 1e3, d->wait_serial_sleep_seconds * 1e3,
             d->wait_rp_spin_seconds * 1e3, d->wait_rp_sleep_seconds * 1e3,
-            (unsigned long long)d->wait_sleeps, d->cmd_seconds * 1e3,
-            d->cmd_entry_seconds * 1e3, d->cmd_aborted_seconds * 1e3,
-            (unsigned long long)d->cmd_restarts, d->replay_seconds * 1e3);
+            (unsigned long long)d->wait_sleeps, d->cmd_ticks * tick_ms,
+            d->cmd_entry_ticks * tick_ms, d->cmd_aborted_ticks * tick_ms,
+            (unsigned long long)d->cmd_restarts, d->replay_ticks * tick_ms);
     for (int c = 0; c < CS_COUNT; c++)
         fprintf(out, " cs_%s=%llu", sv_cs_names[c], (unsigned long long)d->cs_entries[c]);
     fprintf(out, " jobs_ms=%.3f serial_ms=%.3f", d->jobs_seconds * 1e3, d->serial_seconds * 1e3);
