@@ -24,8 +24,8 @@ static sv_job_weight job_weight;
 /* Who serves a client in a phase: the worker that claims it first this frame. A worker claims
  * its own clients first, in slot order, then the others' not claimed yet, from the last slot
  * down (where their own worker comes last), so that a worker that finished early takes over
- * work instead of waiting at the barrier. Each claim word is on a line of its own: the
- * workers write them. */
+ * work instead of waiting at the barrier. Each client's claims are on a line of their own:
+ * the workers write them. */
 typedef struct client_claims {
     _Alignas(64) atomic_uint rp;
     atomic_uint s;
