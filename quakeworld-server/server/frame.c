@@ -1,15 +1,20 @@
 /* The Atomic Quake frame.
  *
  *   master (thread 0)         workers (threads 1..N-1)
- *   receive + U               -
- *   ---------------- barrier: start RP ----------------
- *   RP for its own clients    RP for their own clients
- *   ---------------- barrier: start S -----------------
- *   S for its own clients     S for their own clients
- *   ---------------- barrier: frame done --------------
+ *   receive + U               (parked at the serial barrier)
+ *   ---------------- serial barrier: release --------
+ *   RP for its own clients    RP for their own clients    (then others' not begun yet)
+ *   ---------------- barrier: start S ----------------
+ *   S for its own clients     S for their own clients     (then others' not begun yet)
+ *   joins the serial barrier  arrive at the serial barrier and wait
+ *
+ * The serial barrier is one meeting for the workers where there were two in a row (frame
+ * done, start RP): the master waits for their arrival (sv_barrier_join), runs the serial
+ * part alone and lets them go (sv_barrier_release); sync/barrier.h. Who serves which client
+ * in each phase is sched/sched.h's (a worker done with its own takes over others').
  *
  * How packets reach their worker: there is one UDP socket, and only the master reads it,
- * at the start of each frame while the workers are parked at the first barrier. It answers
+ * at the start of each frame while the workers are parked at the serial barrier. It answers
  * connectionless packets itself (status, ping, challenges, connects: these create client
  * slots, so doing them with no worker running needs no locking), and appends each sequenced
  * packet to the inbox of the client it belongs to (looked up by address, then address +
@@ -61,7 +66,10 @@
 #include "stats/print.h"
 #include "sync/barrier.h"
 
-static sv_barrier frame_barrier;
+/* serial_barrier: the workers wait there through the master's receive + U, the master for
+ * their end of S (sv_barrier_join); rp_barrier: everybody between RP and S. */
+static sv_barrier serial_barrier, rp_barrier;
+static __thread sv_barrier_waiter serial_waiter, rp_waiter;
 static atomic_bool quit_requested;
 static bool stopping;
 
@@ -70,11 +78,37 @@ void sv_frame_request_quit(void)
     atomic_store(&quit_requested, true);
 }
 
-static void barrier_wait(void)
+/* Counts a wait (or the master's join) in the thread's statistics, spinning and asleep. */
+static void count_wait(sv_barrier_waiter *w, const sv_barrier_waiter *before, double t0,
+                       double *spin, double *sleep)
 {
+    sv_thread_stats *st = sv_stats_thread();
+    st->wait_seconds += sv_clock() - t0;
+    *spin += w->spin_seconds - before->spin_seconds;
+    *sleep += w->sleep_seconds - before->sleep_seconds;
+    st->wait_sleeps += w->sleeps - before->sleeps;
+}
+
+static void wait_serial(bool master)
+{
+    sv_barrier_waiter before = serial_waiter;
     double t0 = sv_clock();
-    sv_barrier_wait(&frame_barrier);
-    sv_stats_thread()->wait_seconds += sv_clock() - t0;
+    if (master)
+        sv_barrier_join(&serial_barrier, &serial_waiter);
+    else
+        sv_barrier_wait(&serial_barrier, &serial_waiter);
+    sv_thread_stats *st = sv_stats_thread();
+    count_wait(&serial_waiter, &before, t0, &st->wait_serial_spin_seconds,
+               &st->wait_serial_sleep_seconds);
+}
+
+static void wait_rp(void)
+{
+    sv_barrier_waiter before = rp_waiter;
+    double t0 = sv_clock();
+    sv_barrier_wait(&rp_barrier, &rp_waiter);
+    sv_thread_stats *st = sv_stats_thread();
+    count_wait(&rp_waiter, &before, t0, &st->wait_rp_spin_seconds, &st->wait_rp_sleep_seconds);
 }
 
 static void run_rp(int worker)
@@ -86,17 +120,17 @@ static void run_rp(int worker)
     sv_frame_stats_rp(worker, t0, t1);
 }
 
+static void send_client(sv_client *cl)
+{
+    if (sv_sched == SCHED_LPT)
+        sv_reliable_deliver_outboxes(cl); /* the jobs' broadcasts */
+    sv_send_client(cl);
+}
+
 static void run_s(int worker)
 {
     double t0 = sv_clock();
-    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
-        sv_client *cl = &sv.clients[i];
-        if (cl->worker != worker || cl->state < CL_CONNECTED)
-            continue;
-        if (sv_sched == SCHED_LPT)
-            sv_reliable_deliver_outboxes(cl); /* the jobs' broadcasts */
-        sv_send_client(cl);
-    }
+    sv_sched_run_s(worker, send_client);
     sv_stats_thread()->s_seconds += sv_clock() - t0;
 }
 
@@ -104,13 +138,12 @@ static void *worker_main(void *arg)
 {
     sv_thread_index = (int)(intptr_t)arg;
     for (;;) {
-        barrier_wait();
+        wait_serial(false);
         if (stopping)
             break;
         run_rp(sv_thread_index);
-        barrier_wait();
+        wait_rp();
         run_s(sv_thread_index);
-        barrier_wait();
         sv_stats_thread()->frames++;
     }
     return NULL;
@@ -244,6 +277,9 @@ static void run_u(void)
     }
     sv_scoreboard_frame();
 
+    /* the game's physics is most of U: the workers asleep at the serial barrier wake now and
+     * are running when it ends */
+    sv_barrier_prewake(&serial_barrier);
     sv.game_clock += sv_replay_game_seconds(sv.realtime - sv.last_frame);
     sv.last_frame = sv.realtime;
     double dt = sv.game_clock - sv.last_physics;
@@ -269,7 +305,8 @@ void sv_frame_run(void)
 {
     int n = sv.opt.threads;
     pthread_t threads[SV_MAX_THREADS];
-    sv_barrier_init(&frame_barrier, (unsigned)n);
+    sv_barrier_init(&serial_barrier, (unsigned)n);
+    sv_barrier_init(&rp_barrier, (unsigned)n);
     for (int i = 1; i < n; i++)
         pthread_create(&threads[i], NULL, worker_main, (void *)(intptr_t)i);
     signal(SIGINT, on_signal);
@@ -278,14 +315,15 @@ void sv_frame_run(void)
 
     sv.realtime = sv.last_frame = sv.game_clock = sv.last_physics = sv_clock();
     double start = sv.realtime, next_stats = start + sv.opt.stats_interval;
+    wait_serial(true); /* every worker parked */
     while (!atomic_load(&quit_requested)) {
         receive_phase();
         run_u();
-        barrier_wait();
+        sv_barrier_release(&serial_barrier);
         run_rp(0);
-        barrier_wait();
+        wait_rp();
         run_s(0);
-        barrier_wait();
+        wait_serial(true); /* every worker done with S, parked for the next frame */
         sv_frame_stats_end();
         sv_stats_thread()->frames++;
         if (sv.opt.stats_interval > 0 && sv.realtime >= next_stats) {
@@ -298,7 +336,7 @@ void sv_frame_run(void)
             break;
     }
     stopping = true;
-    barrier_wait(); /* releases the workers, which see `stopping` and exit */
+    sv_barrier_release(&serial_barrier); /* the workers see `stopping` and exit */
     for (int i = 1; i < n; i++)
         pthread_join(threads[i], NULL);
     for (int i = 0; i < SV_MAX_CLIENTS; i++)

@@ -81,6 +81,9 @@ static const option options[] = {
      FIELD(stats_interval)},
     {"-waitall", NULL, "start each frame's request processing only when every client has sent "
      "a packet (or after 1 s)", OPT_FLAG, FIELD(waitall)},
+    {"-nosteal", NULL, "each worker serves only its own clients (by default a worker done with "
+     "its own takes over others' not begun yet, in RP with -sched static and in S)", OPT_FLAG,
+     FIELD(no_steal)},
     {"-quitafter", "S", "stop the server after S seconds (0 = run until SIGINT/SIGTERM or quit; "
      "before version 1.1 this was -timelimit)", OPT_SECONDS, FIELD(quit_after)},
     {"-clienttimeout", "S", "drop clients silent for S seconds (default {default})",

@@ -293,6 +293,7 @@ typedef struct sv_options {
     int maxspectators;                /* spectators (cvar maxspectators) */
     double stats_interval;
     bool waitall;
+    bool no_steal;                    /* -nosteal: each worker serves only its own clients */
     double quit_after;                /* -quitafter: seconds until the server stops (0 = never) */
     const char *logfile;              /* -logfile FILE, NULL = none */
     const char *replay;               /* -replay TRACE, NULL = none (net/replay.h) */

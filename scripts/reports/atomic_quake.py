@@ -266,6 +266,61 @@ class Report:
                 self.p(f"{self.load_name(load)}; {how}")
                 self.table(head, rows)
 
+    # where each thread's time went: the qwsv-stats split of the measured window
+    SPLIT = [("commands", lambda r: r["cmd_ms"]),
+             ("entry", lambda r: r["cmd_entry_ms"] - r["lock_wait_ms"]),
+             ("lock wait", lambda r: r["lock_wait_ms"]),
+             ("aborted", lambda r: r["cmd_aborted_ms"]),
+             ("RP rest", lambda r: r["rp_ms"] - r["cmd_ms"] - r["cmd_entry_ms"] - r["cmd_aborted_ms"]),
+             ("replies", lambda r: r["s_ms"] - r["replay_ms"]),
+             ("virtual clients", lambda r: r["replay_ms"]),
+             ("U", lambda r: r["u_ms"]),
+             ("wait spin", lambda r: r["wait_serial_spin_ms"] + r["wait_rp_spin_ms"]),
+             ("wait asleep", lambda r: r["wait_serial_sleep_ms"] + r["wait_rp_sleep_ms"])]
+
+    def split_of(self, row):
+        """The row's time split in ms per 1,000 commands, or None for rows without it."""
+        vals = {k: num(row, k) for k in ("cmd_ms", "cmd_entry_ms", "lock_wait_ms",
+                                         "cmd_aborted_ms", "rp_ms", "s_ms", "replay_ms", "u_ms",
+                                         "wait_serial_spin_ms", "wait_rp_spin_ms",
+                                         "wait_serial_sleep_ms", "wait_rp_sleep_ms")}
+        cmds = num(row, "commands_per_s")
+        secs = num(row, "duration_s")
+        if any(v is None for v in vals.values()) or not cmds or not secs:
+            return None
+        per = 1000 / (cmds * secs)
+        return [f(vals) * per for _, f in self.SPLIT]
+
+    def time_split(self, mapkey):
+        """Per mode and threads: every thread's time of the window, in ms per 1,000 commands
+        (medians of the rounds), beside the CPU time."""
+        for load in self.loads:
+            rows = []
+            for mode in self.modes:
+                for t in self.threads:
+                    splits = [self.split_of(r) for r in self.rows
+                              if r["map"] == mapkey and r["mode"] == mode
+                              and int(r["threads"]) == t and r["load"] == load
+                              and r["tm_stats"] == "0"
+                              and r["waitall"] == str(self.main_waitall(load))]
+                    splits = [x for x in splits if x]
+                    if not splits:
+                        continue
+                    med = [statistics.median(col) for col in zip(*splits)]
+                    cpu = self.timing(mapkey, mode, t, None, "cpu_ms_per_1000_commands", load)
+                    rows.append([MODE_NAMES[mode], str(t), shown(cpu, ".2f"),
+                                 shown(sum(med), ".2f")] + [shown(v, ".2f") for v in med])
+            if not rows:
+                continue
+            self.p("Where the threads' time went (qwsv-stats, summed over threads, ms per 1,000 "
+                   f"commands; {self.load_name(load)}):\ncommands = the move commands' "
+                   "finished attempts; entry = libtm's begin and serial turns (stm) or the "
+                   "lock's entry;\nRP rest = netchan and parsing; replies = S less the virtual "
+                   "clients' side; U = the master's serial phase;\nwaits at the two barriers. "
+                   "'threads' = their sum; CPU is the process's (a wait asleep costs none)")
+            self.table(["mode", "thr", "CPU", "threads"] + [name for name, _ in self.SPLIT],
+                       rows)
+
     def cpu(self, mapkey):
         self.p("CPU-milliseconds of the server per 1,000 commands (its user + system time; "
                "median of the rounds)")
@@ -372,9 +427,42 @@ class Report:
                    f"{goals('atomic_quake')['equivalence_z_max']}")
         self.p()
 
+    def scaling_checks(self, mapkey):
+        """[(goal, measured, verdict)] of issue 29 on the replayed load: STM against LOCK at
+        speedup_threads (on speedup_map), the CPU per command's growth from 1 thread (LOCK,
+        STM), STM's speed-up (every map), STM / LOCK CPU at 1 thread (the strict bound)."""
+        g, checks = goals("atomic_quake"), []
+        t = g["speedup_threads"]
+        if "replay" not in self.loads or t not in self.threads or 1 not in self.threads:
+            return checks
+        verdict = lambda ok: "met" if ok else "NOT met"
+        rate = lambda m, n: self.timing(mapkey, m, n, None, "commands_per_s", "replay")
+        cpu = lambda m, n: self.timing(mapkey, m, n, None, "cpu_ms_per_1000_commands", "replay")
+        if mapkey == g["speedup_map"] and rate("stm", t) and rate("lock", t):
+            v = rate("stm", t) / rate("lock", t)
+            checks.append((f"STM / LOCK commands/s at {t} threads (goal >= "
+                           f"{g['stm_vs_lock_rate_min']})", f"{v:.2f}",
+                           verdict(v >= g["stm_vs_lock_rate_min"])))
+        for mode in g["speedup_modes"]:
+            if cpu(mode, t) and cpu(mode, 1):
+                v = cpu(mode, t) / cpu(mode, 1)
+                checks.append((f"{MODE_NAMES[mode]} CPU per command, {t} threads / 1 (goal <= "
+                               f"{g['cpu_growth_max']})", f"{v:.2f}",
+                               verdict(v <= g["cpu_growth_max"])))
+        v = self.speedup(mapkey, "stm", t, "replay")
+        if v:
+            checks.append((f"STM speed-up at {t} threads, every map (goal >= "
+                           f"{g['scaling_map_min']})", f"{v:.2f}", verdict(v >= g["scaling_map_min"])))
+        if cpu("stm", 1) and cpu("lock", 1):
+            v = cpu("stm", 1) / cpu("lock", 1)
+            checks.append((f"STM / LOCK CPU per command at 1 thread (goal <= "
+                           f"{g['stm_vs_lock_cpu_strict_max']})", f"{v:.2f}",
+                           verdict(v <= g["stm_vs_lock_cpu_strict_max"])))
+        return checks
+
     def goal_lines(self, mapkey):
         self.p("Goals")
-        for goal, measured, verdict in self.load_goal_checks(mapkey):
+        for goal, measured, verdict in self.load_goal_checks(mapkey) + self.scaling_checks(mapkey):
             self.p(f"  {goal}: {measured} ({'not judged on this map' if verdict == 'shown' else verdict})")
         most, paper = goals("atomic_quake")["stm_vs_lock_cpu_max"], paper_abort_pct()
         t1 = self.threads[0]
@@ -578,6 +666,7 @@ class Report:
             self.table3(mapkey)
             self.throughput(mapkey)
             self.cpu(mapkey)
+            self.time_split(mapkey)
             self.loads_compared(mapkey)
             self.goal_lines(mapkey)
         with open(prefix + ".txt", "w") as f:

@@ -27,10 +27,14 @@ static __attribute__((noinline)) void run_command(sv_client *cl, const qw_usercm
      * in hardware. While every queue has room to spare it runs as a plain section; near
      * overflow, cancellable. A QuakeC command may fail anywhere (a runtime error): always
      * cancellable. */
+    uint64_t entered = sv_stats_command_enter();
     if (sv_reliable_queues_roomy() && !sv_game_commands_may_fail())
-        CRITICAL_SECTION(CS_MOVE_COMMAND, ok = sv_game_run_command(cl, cmd););
+        CRITICAL_SECTION(CS_MOVE_COMMAND, sv_stats_command_attempt();
+                         ok = sv_game_run_command(cl, cmd););
     else
-        CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(cl, cmd));
+        CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok,
+                                     (sv_stats_command_attempt(), sv_game_run_command(cl, cmd)));
+    sv_stats_command_leave(entered);
     if (!ok)
         sv_game_failed(cl, false);
     cl->commands_processed++;

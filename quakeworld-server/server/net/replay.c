@@ -281,6 +281,9 @@ double sv_replay_game_seconds(double real_seconds)
 
 double sv_replay_queue_due(double now)
 {
+    if (count == 0)
+        return 1e9;
+    uint64_t t0 = sv_stats_ticks();
     double wait = 1e9;
     for (int i = 0; i < count; i++) {
         sv_client *cl = &sv.clients[slots[i]];
@@ -307,15 +310,14 @@ double sv_replay_queue_due(double now)
         else if (due - now < wait)
             wait = due - now;
     }
+    sv_stats_thread()->replay_ticks += sv_stats_ticks() - t0;
     return wait;
 }
 
-void sv_replay_receive(sv_client *cl, const uint8_t *pkt, size_t len)
+/* The virtual client's side of a reply (timed as replay_seconds by the caller). */
+static void receive(sv_client *cl, const uint8_t *pkt, size_t len)
 {
     sv_replay_client *vc = cl->replay;
-    sv_thread_stats *st = sv_stats_thread();
-    st->replayed_replies++;
-    st->replayed_bytes += len;
     qw_msgreader payload;
     if (!qw_netchan_process(&vc->nc, pkt, len, sv.realtime, &payload, NULL))
         return;
@@ -339,6 +341,16 @@ void sv_replay_receive(sv_client *cl, const uint8_t *pkt, size_t len)
         send_next_move(cl, vc);
     else
         transmit(cl, vc, NULL, 0);
+}
+
+void sv_replay_receive(sv_client *cl, const uint8_t *pkt, size_t len)
+{
+    sv_thread_stats *st = sv_stats_thread();
+    uint64_t t0 = sv_stats_ticks();
+    st->replayed_replies++;
+    st->replayed_bytes += len;
+    receive(cl, pkt, len);
+    st->replay_ticks += sv_stats_ticks() - t0;
 }
 
 void sv_replay_saw_player(sv_client *cl, int slot, const float origin[3], bool dead)

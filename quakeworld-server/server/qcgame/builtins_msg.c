@@ -29,7 +29,10 @@ typedef struct pending {
 static __thread pending msg_one, msg_all, msg_broadcast, msg_multicast;
 static __thread int msg_one_client; /* the slot MSG_ONE writes to, -1: none yet */
 
-LIBTM_SAFE void qcg_messages_begin(void)
+/* Pure: the pending messages are the running chain's alone (this thread's), and this runs
+ * first in every attempt of its section, so a restart starts empty whatever the last attempt
+ * left; barriers here would only log what is reset anyway. */
+LIBTM_PURE void qcg_messages_begin(void)
 {
     msg_one.len = msg_all.len = msg_broadcast.len = msg_multicast.len = 0;
     msg_one_client = -1;

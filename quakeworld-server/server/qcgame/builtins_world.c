@@ -184,7 +184,9 @@ BUILTIN(bi_find)
     const char *match = qcg_string(qc_parm_int(ctx, 2));
     if (fld < 0 || fld >= qc_entity_fields(qcg_vm()))
         return qc_raise(ctx, QC_ERR_FIELD_RANGE, "find: bad field %d", fld);
-    for (int e = start + 1; e < qcg.num_edicts; e++) {
+    /* the bound read once: a scan writes nothing, so the transaction sees it unchanged (a
+     * read each time round was a barrier per edict) */
+    for (int e = start + 1, end = qcg.num_edicts; e < end; e++) {
         if (!qcg_in_use(e))
             continue;
         qc_string s = qcg_ed(e)[fld].i;
@@ -277,7 +279,7 @@ BUILTIN(bi_findradius)
     int count = rad >= 0 && rad < 8192 ? near_edicts(org, rad, near) : -1;
     int chain = 0;
     if (count < 0) {
-        for (int e = 1; e < qcg.num_edicts; e++)
+        for (int e = 1, end = qcg.num_edicts; e < end; e++) /* the bound once: see find */
             if (within(e, org, rad)) {
                 qcg_set_int(e, qcg.f.chain, chain);
                 chain = e;
@@ -526,7 +528,7 @@ BUILTIN(bi_localcmd)
 BUILTIN(bi_nextent)
 {
     EDICT_PARM(e, 0);
-    for (int n = e + 1; n < qcg.num_edicts; n++)
+    for (int n = e + 1, end = qcg.num_edicts; n < end; n++) /* the bound once: see find */
         if (qcg_in_use(n)) {
             qc_set_return_int(ctx, n);
             return QC_OK;
@@ -645,36 +647,53 @@ BUILTIN(bi_logfrag)
     return QC_OK;
 }
 
-/* The value of key in an info string (\key\value...), into out. */
+/* The value of key in an info string (\key\value...), into out. As INFO_VALUE_BODY for
+ * both variants below. */
+#define INFO_VALUE_BODY                                                                        \
+    out[0] = 0;                                                                                \
+    size_t keylen = qw_strlen(key);                                                            \
+    const char *p = info;                                                                      \
+    while (*p == '\\') {                                                                       \
+        const char *k = p + 1, *v = k;                                                         \
+        while (*v && *v != '\\')                                                               \
+            v++;                                                                               \
+        if (!*v)                                                                               \
+            return;                                                                            \
+        const char *end = v + 1;                                                               \
+        while (*end && *end != '\\')                                                           \
+            end++;                                                                             \
+        bool match = (size_t)(v - k) == keylen;                                                \
+        for (size_t i = 0; match && i < keylen; i++)                                           \
+            match = k[i] == key[i];                                                            \
+        if (match) {                                                                           \
+            size_t len = (size_t)(end - v - 1);                                                \
+            if (len >= size)                                                                   \
+                len = size - 1;                                                                \
+            for (size_t i = 0; i < len; i++)                                                   \
+                out[i] = v[1 + i];                                                             \
+            out[len] = 0;                                                                      \
+            return;                                                                            \
+        }                                                                                      \
+        p = end;                                                                               \
+    }
+
+/* A userinfo: a client's worker changes it in RP (CS_USERINFO), so it is read through the
+ * transaction. */
 LIBTM_SAFE static void info_value(const char *info, const char *key, char *out, size_t size)
 {
-    out[0] = 0;
-    size_t keylen = qw_strlen(key);
-    const char *p = info;
-    while (*p == '\\') {
-        const char *k = p + 1, *v = k;
-        while (*v && *v != '\\')
-            v++;
-        if (!*v)
-            return;
-        const char *end = v + 1;
-        while (*end && *end != '\\')
-            end++;
-        bool match = (size_t)(v - k) == keylen;
-        for (size_t i = 0; match && i < keylen; i++)
-            match = k[i] == key[i];
-        if (match) {
-            size_t len = (size_t)(end - v - 1);
-            if (len >= size)
-                len = size - 1;
-            for (size_t i = 0; i < len; i++)
-                out[i] = v[1 + i];
-            out[len] = 0;
-            return;
-        }
-        p = end;
-    }
+    INFO_VALUE_BODY
 }
+
+/* The serverinfo: changed only by the master while no worker runs (the console, rcon, and
+ * QuakeC's cvar_set, which RP leaves to U), so during RP nobody writes it and reading it
+ * needs no barrier. Pure: key must be fixed data too (a progs string) and out the caller's
+ * local. */
+LIBTM_PURE static void info_value_fixed(const char *info, const char *key, char *out,
+                                        size_t size)
+{
+    INFO_VALUE_BODY
+}
+#undef INFO_VALUE_BODY
 
 /* 80 infokey(e, key): the serverinfo (e = world) or a player's userinfo, "ip", "ping" */
 BUILTIN(bi_infokey)
@@ -684,7 +703,7 @@ BUILTIN(bi_infokey)
     char value[128];
     value[0] = 0;
     if (e == 0) {
-        info_value(sv.serverinfo, key, value, sizeof value);
+        info_value_fixed(sv.serverinfo, key, value, sizeof value);
     } else if (qcg_is_player(e) && sv.clients[e - 1].state >= CL_CONNECTED) {
         const sv_client *cl = &sv.clients[e - 1];
         if (qcg_streq(key, "ping")) {

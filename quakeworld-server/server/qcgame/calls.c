@@ -157,16 +157,6 @@ bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs, 
     return true;
 }
 
-LIBTM_PURE qcg_fields qcg_fields_copy(void)
-{
-    return qcg.f;
-}
-
-LIBTM_PURE struct qc_system_offsets qcg_system_copy(void)
-{
-    return *qcg.sys;
-}
-
 LIBTM_PURE int qcg_system_offset(size_t at)
 {
     int offset;

@@ -1,6 +1,8 @@
 /* -sched static|lpt (see sched/sched.h). */
 #include "sched/sched.h"
 
+#include <stdatomic.h>
+
 #include "clock.h"
 #include "game/game.h"
 #include "net/inbox.h"
@@ -18,6 +20,46 @@ const sv_choice sv_sched_modes[] = {
 };
 
 static sv_job_weight job_weight;
+
+/* Who serves a client in a phase: the worker that claims it first this frame. A worker claims
+ * its own clients first, in slot order, then the others' not claimed yet, from the last slot
+ * down (where their own worker comes last), so that a worker that finished early takes over
+ * work instead of waiting at the barrier. Each client's claims are on a line of their own:
+ * the workers write them. */
+typedef struct client_claims {
+    _Alignas(64) atomic_uint rp;
+    atomic_uint s;
+} client_claims;
+static client_claims claims[SV_MAX_CLIENTS];
+static unsigned claim_frame; /* advanced by the master in U: a claim of an older frame is void */
+
+static bool claim(atomic_uint *word)
+{
+    return atomic_load_explicit(word, memory_order_relaxed) != claim_frame &&
+           atomic_exchange_explicit(word, claim_frame, memory_order_relaxed) != claim_frame;
+}
+
+static int slots_end; /* the highest connected slot + 1 (master, in U) */
+
+/* Runs serve(cl) for every client that `worker` claims in this phase and that wants(cl): its
+ * own first, then (steal) the others'. A client is looked at only once claimed (its worker
+ * changes it meanwhile). */
+static void serve_claimed(int worker, bool steal, atomic_uint *(*word)(int slot),
+                          bool (*wants)(const sv_client *), void (*serve)(sv_client *))
+{
+    for (int i = 0; i < slots_end; i++) {
+        sv_client *cl = &sv.clients[i];
+        if (cl->worker == worker && claim(word(i)) && wants(cl))
+            serve(cl);
+    }
+    if (!steal)
+        return;
+    for (int i = slots_end - 1; i >= 0; i--) {
+        sv_client *cl = &sv.clients[i];
+        if (cl->worker != worker && claim(word(i)) && wants(cl))
+            serve(cl);
+    }
+}
 /* the last planned frame's jobs, for the statistics */
 typedef struct frame_jobs {
     int jobs, clients;
@@ -69,6 +111,11 @@ static void note_static_frame(void)
 
 void sv_sched_plan_frame(void)
 {
+    claim_frame++;
+    slots_end = 0;
+    for (int i = 0; i < SV_MAX_CLIENTS; i++)
+        if (sv.clients[i].state >= CL_CONNECTED)
+            slots_end = i + 1;
     if (sv_sched == SCHED_STATIC) {
         note_static_frame();
         return;
@@ -123,6 +170,26 @@ static void run_job(int job)
     sv_current_job = -1;
 }
 
+static atomic_uint *rp_claim(int slot)
+{
+    return &claims[slot].rp;
+}
+
+static atomic_uint *s_claim(int slot)
+{
+    return &claims[slot].s;
+}
+
+static bool has_packets(const sv_client *cl)
+{
+    return cl->state >= CL_CONNECTED && cl->inbox_count > 0;
+}
+
+static bool connected(const sv_client *cl)
+{
+    return cl->state >= CL_CONNECTED;
+}
+
 void sv_sched_run_rp(int worker)
 {
     if (sv_sched == SCHED_LPT) {
@@ -131,11 +198,13 @@ void sv_sched_run_rp(int worker)
             run_job(worker_jobs[worker][k]);
         return;
     }
-    for (int i = 0; i < SV_MAX_CLIENTS; i++) {
-        sv_client *cl = &sv.clients[i];
-        if (cl->worker == worker && cl->state >= CL_CONNECTED && cl->inbox_count > 0)
-            process_client(cl);
-    }
+    serve_claimed(worker, sv.opt.threads > 1 && !sv.opt.no_steal, rp_claim, has_packets,
+                  process_client);
+}
+
+void sv_sched_run_s(int worker, void (*send)(sv_client *))
+{
+    serve_claimed(worker, sv.opt.threads > 1 && !sv.opt.no_steal, s_claim, connected, send);
 }
 
 void sv_sched_frame_jobs(int *jobs, int *clients, double *weight_max, double *weight_sum)

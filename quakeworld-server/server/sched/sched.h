@@ -33,8 +33,13 @@ const char *sv_sched_weight_name(void);
 /* Master, at the end of U: this frame's jobs (-sched lpt) and who serves which client; for
  * -sched static only the statistics (each worker's clients count as its one job). */
 void sv_sched_plan_frame(void);
-/* RP on worker `worker`: its clients (static) or its jobs (lpt). */
+/* RP on worker `worker`: its clients (static) or its jobs (lpt). With -sched static a worker
+ * that is done with its own clients takes over those of others that their worker has not
+ * begun yet (each client's packets are still processed by one worker, whole). */
 void sv_sched_run_rp(int worker);
+/* S on worker `worker`: send(cl) for its connected clients, then for the others' that their
+ * worker has not begun yet (every client once; S writes only the client it serves). */
+void sv_sched_run_s(int worker, void (*send)(sv_client *));
 /* -sched lpt, master, in U before anything else changes the game: what the last RP's jobs
  * left (relinks, shots, rockets, the rest of deferred clients' packets). */
 void sv_sched_serial_phase(void);

@@ -10,13 +10,34 @@
 static sv_thread_stats stats[SV_MAX_THREADS];
 static int nthreads;
 static double start_time, start_cpu_ms;
+static uint64_t start_ticks;
+static struct libtm_totals start_tm;
+
+/* only libtm has them (GCC's libitm does not) */
+#pragma weak libtm_totals_read
+
+bool sv_stats_tm_totals(struct libtm_totals *t)
+{
+    *t = (struct libtm_totals){0};
+    if (!libtm_totals_read)
+        return false;
+    libtm_totals_read(t, sizeof *t);
+    return true;
+}
+
+struct libtm_totals sv_stats_start_tm(void)
+{
+    return start_tm;
+}
 
 void sv_stats_init(int threads)
 {
     nthreads = threads;
     memset(stats, 0, sizeof stats);
     start_time = sv_clock();
+    start_ticks = sv_stats_ticks();
     start_cpu_ms = sv_stats_process_cpu_ms();
+    sv_stats_tm_totals(&start_tm);
 }
 
 double sv_stats_process_cpu_ms(void)
@@ -30,6 +51,46 @@ double sv_stats_process_cpu_ms(void)
 double sv_stats_start_cpu_ms(void)
 {
     return start_cpu_ms;
+}
+
+/* the calling thread's current move command: its attempts so far and when the first and the
+ * last began */
+static __thread struct {
+    unsigned attempts;
+    uint64_t first, last;
+} command;
+
+uint64_t sv_stats_command_enter(void)
+{
+    command.attempts = 0;
+    return sv_stats_ticks();
+}
+
+void sv_stats_command_attempt(void)
+{
+    uint64_t now = sv_stats_ticks();
+    if (command.attempts++ == 0)
+        command.first = now;
+    command.last = now;
+}
+
+void sv_stats_command_leave(uint64_t entered)
+{
+    sv_thread_stats *st = sv_stats_thread();
+    uint64_t now = sv_stats_ticks();
+    if (command.attempts == 0) /* not run (cannot happen: every section runs its body) */
+        return;
+    st->cmd_entry_ticks += command.first - entered;
+    st->cmd_aborted_ticks += command.last - command.first;
+    st->cmd_ticks += now - command.last;
+    st->cmd_restarts += command.attempts - 1;
+}
+
+double sv_stats_tick_seconds(void)
+{
+    double seconds = sv_clock() - start_time;
+    uint64_t ticks = sv_stats_ticks() - start_ticks;
+    return ticks > 0 && seconds > 0 ? seconds / (double)ticks : 0;
 }
 
 LIBTM_SAFE sv_thread_stats *sv_stats_thread(void)

@@ -11,6 +11,15 @@
  *     u_ms=<ms in phase U> rp_ms=<ms in RP> s_ms=<ms in S> wait_ms=<ms waiting at barriers>
  *     idle_ms=<ms the master waited for packets (0 for workers)>
  *     lock_wait_ms=<ms spent waiting for the global lock (lock and stmlock modes)>
+ *     wait_serial_spin_ms= wait_serial_sleep_ms=<of wait_ms, at the serial barrier (workers:
+ *     through the master's receive + U; master: for the workers' end of S), spinning and
+ *     asleep> wait_rp_spin_ms= wait_rp_sleep_ms=<the same between RP and S>
+ *     wait_sleeps=<waits that ended asleep>
+ *     cmd_ms=<of rp_ms, the move commands' attempts that finished: useful command work>
+ *     cmd_entry_ms=<before a command's first attempt: the global lock, libtm's begin and
+ *     serial turns> cmd_aborted_ms=<attempts that restarted> cmd_restarts=<restarts>
+ *     replay_ms=<the virtual clients' own side of the packets (-replay; in s_ms, and the
+ *     master's in idle_ms)>
  *     cs_<section>=<entries> for every section in sync/critical_sections.h
  *     jobs_ms=<ms planning jobs (master, -sched lpt)> serial_ms=<ms in the serial phase>
  *     rockets=<rockets launched> rocket_kills=<players killed by a rocket, their own too>
@@ -19,7 +28,10 @@
  *     qc_errors=<QuakeC runtime errors, reported or not (0 with the C game)>
  *     replayed_replies=<replies built for -replay's virtual clients, counted, not sent>
  *     replayed_bytes=<their bytes>
- *   and on the totals line only: cpu_ms=<the process's user + system CPU time>, and over the
+ *   and on the totals line only: cpu_ms=<the process's user + system CPU time>,
+ *     tm_commits= tm_aborts= tm_conflict_aborts= tm_serial=<libtm's counters of the whole
+ *     process (libtm_totals_read; absent on another runtime): transactions committed, rolled
+ *     back, of those by conflicts, and run exclusively (serial turns, irrevocable)>, over the
  *   frames that processed a packet (stats/frame_stats.h):
  *     busy_frames=<n> jobs_per_frame= clients_per_frame= weight=clients|cost_us
  *     weight_max=<mean of each frame's heaviest job> weight_mean=<mean job weight>
@@ -48,9 +60,12 @@ static double last_time;
 static double counters_start;
 /* the process's CPU time then, and at the last interval line */
 static double cpu_start_ms, cpu_last_ms;
+/* libtm's counters then */
+static struct libtm_totals tm_start, tm_last;
 
 static void print_line(FILE *out, const char *label, const char *thread, double secs,
-                       const sv_thread_stats *d, uint64_t frames, double cpu_ms)
+                       const sv_thread_stats *d, uint64_t frames, double cpu_ms,
+                       const struct libtm_totals *tm)
 {
     fprintf(out,
             "qwsv-stats scope=%s thread=%s sync=%s sched=%s threads=%d seconds=%.3f frames=%llu "
@@ -63,6 +78,15 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
             (unsigned long long)d->bad_packets, d->u_seconds * 1e3, d->rp_seconds * 1e3,
             d->s_seconds * 1e3, d->wait_seconds * 1e3, d->idle_seconds * 1e3,
             d->lock_wait_seconds * 1e3);
+    double tick_ms = sv_stats_tick_seconds() * 1e3;
+    fprintf(out, " wait_serial_spin_ms=%.3f wait_serial_sleep_ms=%.3f wait_rp_spin_ms=%.3f"
+            " wait_rp_sleep_ms=%.3f wait_sleeps=%llu cmd_ms=%.3f cmd_entry_ms=%.3f"
+            " cmd_aborted_ms=%.3f cmd_restarts=%llu replay_ms=%.3f",
+            d->wait_serial_spin_seconds * 1e3, d->wait_serial_sleep_seconds * 1e3,
+            d->wait_rp_spin_seconds * 1e3, d->wait_rp_sleep_seconds * 1e3,
+            (unsigned long long)d->wait_sleeps, d->cmd_ticks * tick_ms,
+            d->cmd_entry_ticks * tick_ms, d->cmd_aborted_ticks * tick_ms,
+            (unsigned long long)d->cmd_restarts, d->replay_ticks * tick_ms);
     for (int c = 0; c < CS_COUNT; c++)
         fprintf(out, " cs_%s=%llu", sv_cs_names[c], (unsigned long long)d->cs_entries[c]);
     fprintf(out, " jobs_ms=%.3f serial_ms=%.3f", d->jobs_seconds * 1e3, d->serial_seconds * 1e3);
@@ -75,6 +99,10 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
             (unsigned long long)d->replayed_bytes);
     if (!strcmp(thread, "all")) {
         fprintf(out, " cpu_ms=%.1f", cpu_ms);
+        if (tm)
+            fprintf(out, " tm_commits=%llu tm_aborts=%llu tm_conflict_aborts=%llu tm_serial=%llu",
+                    (unsigned long long)tm->commits, (unsigned long long)tm->aborts,
+                    (unsigned long long)tm->conflict_aborts, (unsigned long long)tm->serial);
         sv_frame_stats_print(out, !strcmp(label, "final"));
     }
     fputc('\n', out);
@@ -105,9 +133,17 @@ void sv_stats_print(FILE *out, const char *label, double now)
         counters_start = last_time = sv_stats_start_time();
         memset(last, 0, sizeof last);
         cpu_start_ms = cpu_last_ms = sv_stats_start_cpu_ms();
+        tm_start = tm_last = sv_stats_start_tm();
     }
-    double cpu_now = sv_stats_process_cpu_ms();
     bool final = strcmp(label, "final") == 0;
+    double cpu_now = sv_stats_process_cpu_ms();
+    struct libtm_totals tm, tm_d;
+    bool have_tm = sv_stats_tm_totals(&tm);
+    const struct libtm_totals *tm_from = final ? &tm_start : &tm_last;
+    tm_d = (struct libtm_totals){.commits = tm.commits - tm_from->commits,
+                                 .aborts = tm.aborts - tm_from->aborts,
+                                 .conflict_aborts = tm.conflict_aborts - tm_from->conflict_aborts,
+                                 .serial = tm.serial - tm_from->serial};
     double secs = now - (final ? counters_start : last_time);
     sv_thread_stats total = {0};
     static const sv_thread_stats zero;
@@ -118,15 +154,16 @@ void sv_stats_print(FILE *out, const char *label, double now)
         diff(&d, now_t, final ? &zero : &last[t]);
         char name[16];
         snprintf(name, sizeof name, "%d", t);
-        print_line(out, label, name, secs, &d, d.frames, 0);
+        print_line(out, label, name, secs, &d, d.frames, 0, NULL);
         add(&total, &d);
         if (t == 0)
             total.frames = d.frames;
         last[t] = *now_t;
     }
     print_line(out, label, "all", secs, &total, total.frames,
-               cpu_now - (final ? cpu_start_ms : cpu_last_ms));
+               cpu_now - (final ? cpu_start_ms : cpu_last_ms), have_tm ? &tm_d : NULL);
     fflush(out);
     last_time = now;
     cpu_last_ms = cpu_now;
+    tm_last = tm;
 }

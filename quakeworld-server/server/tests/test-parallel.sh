@@ -8,7 +8,11 @@
 sync=$1 port=$2 sched=${3:-static}
 tmp=$tmp-$sync-$sched; mkdir -p "$tmp"
 pick_map
-start_server "$port" -threads 2 -sync "$sync" -sched "$sched" -stats 1 -framecsv "$tmp/frames.csv"
+# -sched static with -nosteal: each thread serves the clients it was given (round-robin), so
+# both must process packets; without it a thread done early takes over the other's
+steal=(); [ "$sched" = static ] && steal=(-nosteal)
+start_server "$port" -threads 2 -sync "$sync" -sched "$sched" -stats 1 -framecsv "$tmp/frames.csv" \
+    "${steal[@]}"
 n=4
 for i in $(seq 1 $n); do
     # a handshake, so nobody leaves before the chat went around (no timing assumptions):

@@ -268,6 +268,38 @@ class AtomicQuakeLoads(unittest.TestCase):
         self.assertAlmostEqual(without, 3.95)                # the bots as packets come
         self.assertAlmostEqual(diff, 4.1 / 3.95 - 1)
 
+    def test_time_split(self):
+        # 4 s at 100,000 commands/s: 400,000 commands, so 400 ms of a column is 1 ms / 1,000
+        row = {"commands_per_s": "100000", "duration_s": "4", "cmd_ms": "2000",
+               "cmd_entry_ms": "600", "lock_wait_ms": "400", "cmd_aborted_ms": "40",
+               "rp_ms": "3000", "s_ms": "1600", "replay_ms": "400", "u_ms": "800",
+               "wait_serial_spin_ms": "200", "wait_rp_spin_ms": "200",
+               "wait_serial_sleep_ms": "400", "wait_rp_sleep_ms": "0"}
+        split = dict(zip([name for name, _ in atomic_quake.Report.SPLIT],
+                         self.report.split_of(row)))
+        self.assertEqual(split["commands"], 5.0)
+        self.assertEqual(split["entry"], 0.5)          # the entry less the lock's wait
+        self.assertEqual(split["lock wait"], 1.0)
+        self.assertEqual(split["aborted"], 0.1)
+        self.assertAlmostEqual(split["RP rest"], 0.9)  # 3000 - 2000 - 600 - 40
+        self.assertEqual(split["replies"], 3.0)
+        self.assertEqual(split["virtual clients"], 1.0)
+        self.assertEqual(split["U"], 2.0)
+        self.assertEqual((split["wait spin"], split["wait asleep"]), (1.0, 1.0))
+        self.assertIsNone(self.report.split_of({"commands_per_s": "100000", "duration_s": "4"}))
+        # the report prints the table only for rows that have the columns
+        self.report.out = []
+        self.report.time_split("lqdm6")
+        self.assertEqual(self.report.out, [])
+        for r in self.report.rows:
+            if r["map"] == "lqdm6" and r["load"] == "replay":
+                r.update(row)
+        self.report.time_split("lqdm6")
+        self.assertTrue(any(line.startswith("Where the threads' time went")
+                            for line in self.report.out))
+        self.assertTrue(any(line.startswith("LOCK ") and " 5.00 " in line
+                            for line in self.report.out))
+
     def test_cores_used(self):
         self.assertEqual(atomic_quake.num({"server_cpu_s": "2.0", "duration_s": "4.0"},
                                           "cores_used"), 0.5)
