@@ -23,7 +23,6 @@ mem_object_t *mem_object_create(const char *key, size_t capacity, const mem_sync
         return NULL;
     }
     cache_key_init(&object->key, text);
-    object->body_capacity = capacity ? capacity : 1;
     object->refcount = 1;
     return object;
 }
@@ -45,8 +44,13 @@ void mem_object_destroy(void *opaque)
 
 LIBTM_SAFE void mem_object_release(mem_object_t *object)
 {
-    if (--object->refcount == 0)
-        mem_sync_defer(object->sync, mem_object_destroy, object);
+    if (--object->refcount != 0)
+        return;
+    mem_object_t *list = object->vary_list;
+    object->vary_list = NULL;
+    mem_sync_defer(object->sync, mem_object_destroy, object);
+    if (list)
+        mem_object_release(list);
 }
 
 static size_t table_bytes(const apr_table_t *table, size_t *count)

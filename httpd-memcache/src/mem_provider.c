@@ -9,6 +9,7 @@
 #include "mem_config.h"
 #include "mem_instance.h"
 #include "mem_object.h"
+#include "mem_vary.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,16 @@ typedef struct mem_request {
     int failed;                 /* storing gave up */
     mem_head_t *head;           /* head block seen at open time */
     mem_head_t *pending_head;   /* head of a revalidation, published at commit */
+    mem_object_t *vary_list;    /* between the two steps of a lookup that found a vary list */
 } mem_request_t;
 
-typedef enum { PUBLISH_OK, PUBLISH_KEY_TAKEN, PUBLISH_REFUSED } publish_result_t;
-typedef enum { OPEN_MISS, OPEN_HIT, OPEN_HIT_INVALIDATED } open_result_t;
+typedef enum {
+    PUBLISH_OK,
+    PUBLISH_BEING_STORED, /* the key holds an incomplete response: another request stores it */
+    PUBLISH_STORED,       /* the key holds a complete response, stored since the lookup missed */
+    PUBLISH_REFUSED       /* no room (or no memory) for it */
+} publish_result_t;
+typedef enum { OPEN_MISS, OPEN_HIT, OPEN_HIT_INVALIDATED, OPEN_VARIES } open_result_t;
 
 static apr_status_t release_request_reference(void *opaque);
 
@@ -66,24 +73,102 @@ static mem_request_t *new_request(request_rec *r, mem_instance_t *instance)
 
 /* ---- bodies of critical sections (transaction_safe; run by MEM_CRITICAL) ---- */
 
-/* Indexes a new, incomplete object unless its key is already taken (someone else is storing
- * or has stored it), so concurrent misses never replace each other's entries. */
-LIBTM_SAFE static publish_result_t publish_new_in_section(cache_cache_t *cache,
-                                                         mem_object_t *object)
+/* Drops the cache's reference if object is still the one indexed under its key. */
+LIBTM_SAFE static void unindex_in_section(cache_cache_t *cache, mem_object_t *object)
 {
-    if (cache_cache_find(cache, &object->key))
-        return PUBLISH_KEY_TAKEN;
+    if (cache_cache_remove(cache, object))
+        mem_object_release(object);
+}
+
+/* Whether object may be served: a variant only while its vary list is the one indexed under
+ * its URL's key (the list's own key). */
+LIBTM_SAFE static int list_still_indexed(cache_cache_t *cache, const mem_object_t *object)
+{
+    const mem_object_t *list = object->vary_list;
+    return !list || cache_cache_find(cache, &list->key) == list;
+}
+
+/* What a response found under the key it would be stored under says. */
+LIBTM_SAFE static publish_result_t taken_by(const mem_object_t *found)
+{
+    return found->complete ? PUBLISH_STORED : PUBLISH_BEING_STORED;
+}
+
+LIBTM_SAFE static publish_result_t insert_in_section(cache_cache_t *cache, mem_object_t *object)
+{
     if (cache_cache_insert(cache, object) != CACHE_INSERT_OK)
         return PUBLISH_REFUSED;
     object->refcount++; /* the cache's reference */
     return PUBLISH_OK;
 }
 
-/* Drops the cache's reference if object is still the one indexed under its key. */
-LIBTM_SAFE static void unindex_in_section(cache_cache_t *cache, mem_object_t *object)
+/* The vary list a new variant joins: the one indexed under the URL's key when it has the same
+ * names, else new_list (the first variant, or the origin now varies on other headers), which
+ * replaces what was there: an older list, whose variants become unreachable, or a complete
+ * response that did not vary. A response still being stored there without Vary keeps the key.
+ * *published says whether new_list went into the cache. */
+LIBTM_SAFE static publish_result_t join_list_in_section(cache_cache_t *cache, mem_object_t *new_list,
+                                                        mem_object_t **list, int *published)
 {
-    if (cache_cache_remove(cache, object))
-        mem_object_release(object);
+    mem_object_t *found = cache_cache_find(cache, &new_list->key);
+    if (found && found->kind == MEM_OBJECT_VARY_LIST &&
+        cache_key_equal(&found->vary_names, &new_list->vary_names)) {
+        *list = found;
+        return PUBLISH_OK;
+    }
+    if (found && found->kind == MEM_OBJECT_RESPONSE && !found->complete)
+        return PUBLISH_BEING_STORED;
+    if (found)
+        unindex_in_section(cache, found);
+    if (cache_cache_insert(cache, new_list) != CACHE_INSERT_OK)
+        return PUBLISH_REFUSED;
+    *published = 1; /* its creator's reference is now the cache's */
+    *list = new_list;
+    return PUBLISH_OK;
+}
+
+/* Indexes a new, incomplete object. A response that does not vary (new_list NULL) goes under
+ * its URL's key unless a response holds that key (another request stores or has stored it:
+ * concurrent misses never replace each other's entries); a vary list there is replaced (the
+ * origin stopped varying). A variant goes under its variant key, in the vary list that
+ * join_list_in_section gives it, unless a variant of that list holds the key already (a
+ * variant of a list no longer indexed is replaced). Either is refused if the insertion evicted
+ * the list it needs. */
+LIBTM_SAFE static publish_result_t publish_new_in_section(cache_cache_t *cache, mem_object_t *object,
+                                                         mem_object_t *new_list, int *list_published)
+{
+    mem_object_t *found;
+    if (!new_list) {
+        found = cache_cache_find(cache, &object->key);
+        if (found && found->kind == MEM_OBJECT_RESPONSE)
+            return taken_by(found);
+        if (found)
+            unindex_in_section(cache, found);
+        return insert_in_section(cache, object);
+    }
+    mem_object_t *list = NULL;
+    publish_result_t joined = join_list_in_section(cache, new_list, &list, list_published);
+    if (joined != PUBLISH_OK)
+        return joined;
+    found = cache_cache_find(cache, &object->key);
+    if (found && found->kind == MEM_OBJECT_RESPONSE && list_still_indexed(cache, found))
+        return taken_by(found);
+    if (found)
+        unindex_in_section(cache, found);
+    object->vary_list = list;
+    list->refcount++; /* the variant's reference */
+    publish_result_t inserted = insert_in_section(cache, object);
+    if (inserted == PUBLISH_OK && !list_still_indexed(cache, object)) {
+        unindex_in_section(cache, object);
+        inserted = PUBLISH_REFUSED;
+    }
+    if (inserted != PUBLISH_OK) {
+        object->vary_list = NULL; /* the caller destroys the object, which nobody saw */
+        mem_object_release(list);
+        return inserted;
+    }
+    cache_cache_update(cache, list); /* in use: it should live as long as its variants */
+    return PUBLISH_OK;
 }
 
 /* Drops whatever object is indexed under key; returns 1 if there was one. */
@@ -95,16 +180,11 @@ LIBTM_SAFE static int unindex_key_in_section(cache_cache_t *cache, const cache_k
     return object != NULL;
 }
 
-/* The hit path: lookup, reference, priority update, and which head block is current (the
- * block itself is immutable and read after the section). The request's cleanup that drops
- * the reference is registered before (a pool is not transaction-safe), and does nothing
- * when request->object stays NULL. */
-LIBTM_SAFE static open_result_t open_in_section(cache_cache_t *cache, const cache_key_t *key,
-                                                mem_request_t *request)
+/* A hit: reference, priority update, and which head block is current (the block itself is
+ * immutable and read after the section). */
+LIBTM_SAFE static open_result_t hit_in_section(cache_cache_t *cache, mem_object_t *object,
+                                               mem_request_t *request)
 {
-    mem_object_t *object = cache_cache_find(cache, key);
-    if (!object || !object->complete)
-        return OPEN_MISS;
     object->refcount++;
     cache_cache_update(cache, object);
     request->object = object;
@@ -112,9 +192,45 @@ LIBTM_SAFE static open_result_t open_in_section(cache_cache_t *cache, const cach
     return object->invalidated ? OPEN_HIT_INVALIDATED : OPEN_HIT;
 }
 
+/* The hit path under a URL's key. A vary list found there is referenced for the second step
+ * (open_variant_in_section), which needs the variant key made from its names outside. The
+ * request's cleanup that drops the references is registered before (a pool is not
+ * transaction-safe), and does nothing when request->object stays NULL. */
+LIBTM_SAFE static open_result_t open_in_section(cache_cache_t *cache, const cache_key_t *key,
+                                                mem_request_t *request)
+{
+    mem_object_t *object = cache_cache_find(cache, key);
+    if (object && object->kind == MEM_OBJECT_VARY_LIST) {
+        object->refcount++;
+        request->vary_list = object;
+        return OPEN_VARIES;
+    }
+    if (!object || !object->complete || object->vary_list)
+        return OPEN_MISS; /* (a variant's key that a URL happens to spell) */
+    return hit_in_section(cache, object, request);
+}
+
+/* The second step of a lookup that found request->vary_list: the variant under key, if it is
+ * complete, of that list, and the list is still indexed. Drops the list's reference. */
+LIBTM_SAFE static open_result_t open_variant_in_section(cache_cache_t *cache, const cache_key_t *key,
+                                                        mem_request_t *request)
+{
+    mem_object_t *list = request->vary_list;
+    request->vary_list = NULL;
+    mem_object_t *object = cache_cache_find(cache, key);
+    open_result_t found = OPEN_MISS;
+    if (object && object->complete && object->vary_list == list && list_still_indexed(cache, object)) {
+        cache_cache_update(cache, list);
+        found = hit_in_section(cache, object, request);
+    }
+    mem_object_release(list);
+    return found;
+}
+
 /* Completion of a stored body: makes the object visible. A streamed object is re-indexed
- * so the cache charges its real size (which may evict others). Returns whether the object
- * is now cached and complete. */
+ * so the cache charges its real size (which may evict others). A variant whose vary list is
+ * no longer indexed (replaced, evicted) is dropped: nobody could find it. Returns whether the
+ * object is now cached and complete. */
 LIBTM_SAFE static int complete_in_section(cache_cache_t *cache, mem_request_t *request)
 {
     mem_object_t *object = request->object;
@@ -128,20 +244,22 @@ LIBTM_SAFE static int complete_in_section(cache_cache_t *cache, mem_request_t *r
                 return 0;
             }
         }
-        object->complete = 1;
-        return 1;
-    }
-    if (!indexed) {
+    } else if (!indexed) {
         /* Evicted or removed while it was being filled: index it again, as 2.2 did. */
         object->size = object->body_length;
-        if (cache_cache_insert(cache, object) == CACHE_INSERT_OK) {
-            object->refcount++;
-            object->complete = 1;
-            return 1;
-        }
+        if (insert_in_section(cache, object) != PUBLISH_OK)
+            return 0;
+    } else {
+        return 0; /* another object owns the key; ours dies with this request */
     }
-    /* Otherwise another object owns the key; ours dies with this request. */
-    return 0;
+    if (!list_still_indexed(cache, object)) {
+        unindex_in_section(cache, object);
+        return 0;
+    }
+    if (object->vary_list)
+        cache_cache_update(cache, object->vary_list);
+    object->complete = 1;
+    return 1;
 }
 
 /* A 304 revalidation refreshed the headers: publish the new head; the old block stays
@@ -180,9 +298,11 @@ static apr_status_t release_request_reference(void *opaque)
     mem_object_t *object = request->object;
     free(request->pending_head); /* a revalidation that never reached commit_entity */
     request->pending_head = NULL;
+    mem_instance_t *instance = request->instance;
+    if (request->vary_list) /* a lookup that stopped between its two steps */
+        MEM_CRITICAL(&instance->sync, mem_object_release(request->vary_list));
     if (!object)
         return APR_SUCCESS; /* a lookup that missed */
-    mem_instance_t *instance = request->instance;
     MEM_CRITICAL(&instance->sync, request_done_in_section(instance->cache, object));
     return APR_SUCCESS;
 }
@@ -219,6 +339,40 @@ static const char *too_long_reason(request_rec *r, const mem_request_t *request)
                         "%s limit", limit, directive);
 }
 
+/* Publishes object (and new_list, if the object is the first variant of its list); destroys
+ * new_list when it was not needed. */
+__attribute__((noinline)) static publish_result_t publish_new(mem_instance_t *instance, mem_object_t *object,
+                                    mem_object_t *new_list)
+{
+    publish_result_t result;
+    int list_published = 0;
+    MEM_CRITICAL(&instance->sync,
+                 result = publish_new_in_section(instance->cache, object, new_list, &list_published));
+    if (new_list && !list_published)
+        mem_object_destroy(new_list); /* never visible to anyone else */
+    return result;
+}
+
+/* A lookup's critical sections: under url_key, and when a vary list is there, under the
+ * variant key that the request selects (*object_key: the key of what was looked up last). */
+__attribute__((noinline)) static open_result_t find_object(mem_instance_t *instance, request_rec *r,
+                                                           const char *url_key, mem_request_t *request,
+                                                           const char **object_key)
+{
+    cache_key_t lookup;
+    cache_key_init(&lookup, url_key);
+    *object_key = url_key;
+    open_result_t found;
+    MEM_CRITICAL(&instance->sync, found = open_in_section(instance->cache, &lookup, request));
+    if (found != OPEN_VARIES)
+        return found;
+    /* The list's names are immutable and the request holds a reference to it. */
+    *object_key = mem_vary_key(r->pool, url_key, request->vary_list->body, r->headers_in);
+    cache_key_init(&lookup, *object_key);
+    MEM_CRITICAL(&instance->sync, found = open_variant_in_section(instance->cache, &lookup, request));
+    return found;
+}
+
 /* ---- the provider callbacks ---- */
 
 static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key, apr_off_t length,
@@ -229,6 +383,15 @@ static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key,
     mem_instance_t *instance = config->instance;
     if (!instance || !instance->cache)
         return DECLINED;
+    /* mod_cache calls store_headers with these tables next, so they say what is stored. */
+    int star;
+    const char *vary_names = mem_vary_names(r->pool, r->headers_out, r->err_headers_out, &star);
+    if (star) {
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: Vary: * "
+                      "(no later request can match it)", key);
+        mem_instance_count(instance, MEM_COUNT_NOT_STORED);
+        return DECLINED;
+    }
     apr_size_t capacity;
     if (length < 0) {
         const char *directive;
@@ -253,17 +416,24 @@ static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key,
         }
         capacity = (apr_size_t)length;
     }
-    mem_object_t *object = mem_object_create(key, capacity, &instance->sync);
-    if (!object)
+    const char *object_key = vary_names ? mem_vary_key(r->pool, key, vary_names, r->headers_in) : key;
+    mem_object_t *object = mem_object_create(object_key, capacity, &instance->sync);
+    mem_object_t *new_list = vary_names ? mem_vary_list_create(key, vary_names, &instance->sync) : NULL;
+    if (!object || (vary_names && !new_list)) {
+        if (object)
+            mem_object_destroy(object);
         return DECLINED;
+    }
     object->size = length < 0 ? 0 : (size_t)length;
 
-    publish_result_t result;
-    MEM_CRITICAL(&instance->sync, result = publish_new_in_section(instance->cache, object));
+    publish_result_t result = publish_new(instance, object, new_list);
     if (result != PUBLISH_OK) {
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s", key,
-                      result == PUBLISH_KEY_TAKEN ? "another request is storing it"
-                                                  : "does not fit in the cache");
+        static const char *const why[] = {
+            [PUBLISH_BEING_STORED] = "another request is storing it",
+            [PUBLISH_STORED] = "another request has stored it since the lookup",
+            [PUBLISH_REFUSED] = "does not fit in the cache"};
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s",
+                      object_key, why[result]);
         mem_instance_count(instance, MEM_COUNT_NOT_STORED);
         mem_object_destroy(object); /* never visible to anyone else */
         return DECLINED;
@@ -274,7 +444,7 @@ static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key,
     request->creator = 1;
     request->streamed = length < 0;
     request->expected_length = length;
-    h->cache_obj = make_cache_object(r, key, request);
+    h->cache_obj = make_cache_object(r, object_key, request);
     return OK;
 }
 
@@ -284,16 +454,16 @@ static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
     if (!instance || !instance->cache)
         return DECLINED;
     mem_request_t *request = new_request(r, instance);
-    cache_key_t lookup;
-    cache_key_init(&lookup, key);
-    open_result_t found;
-    MEM_CRITICAL(&instance->sync, found = open_in_section(instance->cache, &lookup, request));
+    const char *object_key;
+    open_result_t found = find_object(instance, r, key, request, &object_key);
     if (found == OPEN_MISS) {
         mem_instance_count(instance, MEM_COUNT_MISSES);
         return DECLINED;
     }
     mem_instance_count(instance, MEM_COUNT_HITS);
-    h->cache_obj = make_cache_object(r, key, request);
+    /* A variant's handle carries its own key (as mod_cache_disk's does): remove_url by it
+     * removes that variant. */
+    h->cache_obj = make_cache_object(r, object_key, request);
     if (request->head)
         h->cache_obj->info = request->head->info;
     if (found == OPEN_HIT_INVALIDATED)
@@ -453,7 +623,8 @@ static apr_status_t mem_commit_entity(cache_handle_t *h, request_rec *r)
                       " bytes)", request->object->key.text, request->object->body_length);
     else
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: it no "
-                      "longer fits in the cache, or another request replaced it",
+                      "longer fits in the cache, another request replaced it, or its Vary list "
+                      "was replaced",
                       request->object->key.text);
     return APR_SUCCESS;
 }
@@ -475,7 +646,8 @@ static int mem_remove_entity(cache_handle_t *h)
 }
 
 /* mod_cache calls every provider with the same handle, which may belong to another
- * provider: go by the key only. */
+ * provider: go by the key only. Our handles of variants carry the variant's key; a URL's key
+ * that holds a vary list removes the list, and with it every variant's visibility. */
 static int mem_remove_url(cache_handle_t *h, request_rec *r)
 {
     mem_instance_t *instance = mem_config_of(r->server)->instance;
