@@ -24,8 +24,6 @@ APLOG_USE_MODULE(mem_cache);
 /* First size of a streamed (unknown-length) body's buffer; it doubles up to
  * MCacheMaxStreamingBuffer. */
 #define STREAM_INITIAL_CAPACITY 16384
-/* store_body hands data on to the client after this many bytes per call. */
-#define STORE_BODY_CHUNK (256 * 1024)
 
 typedef struct mem_request {
     mem_instance_t *instance;   /* the cache the object belongs to */
@@ -577,8 +575,8 @@ static apr_status_t mem_store_body(cache_handle_t *h, request_rec *r, apr_bucket
         APR_BUCKET_REMOVE(bucket);
         APR_BRIGADE_INSERT_TAIL(out, bucket);
         stored_now += length;
-        if (stored_now >= STORE_BODY_CHUNK)
-            break;
+        if (stored_now >= config->read_size)
+            break; /* hand it on: the client gets data, and these buckets' memory is freed */
     }
 
     if (request->body_done) {
