@@ -2,6 +2,7 @@
  * (cache_info + flattened header tables) built at store_headers and unpacked at a hit; see
  * mem_object.h. */
 #include "mem_object.h"
+#include "mem_body.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -16,7 +17,8 @@ mem_object_t *mem_object_create(const char *key, size_t capacity, const mem_sync
         return NULL;
     object->sync = sync;
     char *text = strdup(key);
-    object->body = malloc(capacity ? capacity : 1);
+    object->body_capacity = capacity ? capacity : 1;
+    object->body = mem_body_alloc(object->body_capacity);
     if (!text || !object->body) {
         free(text);
         mem_object_destroy(object);
@@ -37,7 +39,7 @@ void mem_object_destroy(void *opaque)
         head = next;
     }
     free(object->head);
-    free(object->body);
+    mem_body_free(object->body, object->body_capacity);
     free((char *)object->key.text);
     free(object);
 }

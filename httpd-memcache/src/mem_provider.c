@@ -6,6 +6,7 @@
  * key) is read outside them. A request's private view of an object is a mem_request_t,
  * reached through cache_object_t.vobj. */
 #include "mem_provider.h"
+#include "mem_body.h"
 #include "mem_config.h"
 #include "mem_instance.h"
 #include "mem_object.h"
@@ -522,7 +523,7 @@ static int grow_body(mem_object_t *object, apr_size_t needed, apr_size_t limit)
         capacity = needed;
     if (capacity > limit)
         capacity = limit;
-    char *body = realloc(object->body, capacity);
+    char *body = mem_body_resize(object->body, object->body_capacity, capacity);
     if (!body)
         return 0;
     object->body = body;
@@ -592,7 +593,7 @@ static apr_status_t mem_store_body(cache_handle_t *h, request_rec *r, apr_bucket
                                 config->min_object_size, config->max_object_size));
         if (request->streamed && object->body_length > 0 &&
             object->body_length < object->body_capacity) {
-            char *body = realloc(object->body, object->body_length);
+            char *body = mem_body_resize(object->body, object->body_capacity, object->body_length);
             if (body) {
                 object->body = body;
                 object->body_capacity = object->body_length;
