@@ -339,9 +339,11 @@ static const char *too_long_reason(request_rec *r, const mem_request_t *request)
 }
 
 /* Publishes object (and new_list, if the object is the first variant of its list); destroys
- * new_list when it was not needed. */
-__attribute__((noinline)) static publish_result_t publish_new(mem_instance_t *instance, mem_object_t *object,
-                                    mem_object_t *new_list)
+ * new_list when it was not needed. (Not inlined, nor is find_object: a transaction's begin
+ * returns twice, and in the callbacks GCC would warn that their locals may be clobbered.) */
+__attribute__((noinline)) static publish_result_t publish_new(mem_instance_t *instance,
+                                                              mem_object_t *object,
+                                                              mem_object_t *new_list)
 {
     publish_result_t result;
     int list_published = 0;
@@ -354,8 +356,9 @@ __attribute__((noinline)) static publish_result_t publish_new(mem_instance_t *in
 
 /* A lookup's critical sections: under url_key, and when a vary list is there, under the
  * variant key that the request selects (*object_key: the key of what was looked up last). */
-__attribute__((noinline)) static open_result_t find_object(mem_instance_t *instance, request_rec *r,
-                                                           const char *url_key, mem_request_t *request,
+__attribute__((noinline)) static open_result_t find_object(mem_instance_t *instance,
+                                                           request_rec *r, const char *url_key,
+                                                           mem_request_t *request,
                                                            const char **object_key)
 {
     cache_key_t lookup;
