@@ -338,41 +338,59 @@ static const char *too_long_reason(request_rec *r, const mem_request_t *request)
                         "%s limit", limit, directive);
 }
 
-/* Publishes object (and new_list, if the object is the first variant of its list); destroys
- * new_list when it was not needed. (Not inlined, nor is find_object: a transaction's begin
- * returns twice, and in the callbacks GCC would warn that their locals may be clobbered.) */
-__attribute__((noinline)) static publish_result_t publish_new(mem_instance_t *instance,
-                                                              mem_object_t *object,
-                                                              mem_object_t *new_list)
-{
-    publish_result_t result;
-    int list_published = 0;
-    MEM_CRITICAL(&instance->sync,
-                 result = publish_new_in_section(instance->cache, object, new_list, &list_published));
-    if (new_list && !list_published)
-        mem_object_destroy(new_list); /* never visible to anyone else */
-    return result;
-}
+/* What create_entity publishes, built before its critical section. (In memory, and made by a
+ * function that is not inlined: a transaction's begin returns twice, and GCC warns that locals
+ * kept in registers across it may be clobbered.) */
+typedef struct new_entry {
+    const char *key;      /* the object's: its URL's key, or its variant key */
+    mem_object_t *object; /* incomplete, with the creator's reference */
+    mem_object_t *list;   /* the vary list a variant would join, or NULL */
+} new_entry_t;
 
-/* A lookup's critical sections: under url_key, and when a vary list is there, under the
- * variant key that the request selects (*object_key: the key of what was looked up last). */
-__attribute__((noinline)) static open_result_t find_object(mem_instance_t *instance,
-                                                           request_rec *r, const char *url_key,
-                                                           mem_request_t *request,
-                                                           const char **object_key)
+/* The object for a response to store under url_key (its vary list too if it varies), or 0
+ * when it is not to be cached (logged and counted). */
+__attribute__((noinline)) static int prepare_entry(request_rec *r, const char *url_key,
+                                                   apr_off_t length, mem_instance_t *instance,
+                                                   new_entry_t *entry)
 {
-    cache_key_t lookup;
-    cache_key_init(&lookup, url_key);
-    *object_key = url_key;
-    open_result_t found;
-    MEM_CRITICAL(&instance->sync, found = open_in_section(instance->cache, &lookup, request));
-    if (found != OPEN_VARIES)
-        return found;
-    /* The list's names are immutable and the request holds a reference to it. */
-    *object_key = mem_vary_key(r->pool, url_key, request->vary_list->body, r->headers_in);
-    cache_key_init(&lookup, *object_key);
-    MEM_CRITICAL(&instance->sync, found = open_variant_in_section(instance->cache, &lookup, request));
-    return found;
+    const mem_cache_config_t *config = mem_config_of(r->server);
+    /* mod_cache calls store_headers with these tables next, so they say what is stored. */
+    int star;
+    const char *vary_names = mem_vary_names(r->pool, r->headers_out, r->err_headers_out, &star);
+    const char *declined = NULL;
+    apr_size_t capacity = 0;
+    if (star) {
+        declined = "Vary: * (no later request can match it)";
+    } else if (length < 0) {
+        const char *directive;
+        apr_size_t limit = mem_config_streaming_limit(config, &directive);
+        if (limit == 0)
+            declined = apr_psprintf(r->pool, "its length is unknown and %s is 0", directive);
+        capacity = STREAM_INITIAL_CAPACITY < limit ? STREAM_INITIAL_CAPACITY : limit;
+    } else if ((apr_size_t)length < config->min_object_size ||
+               (apr_size_t)length > config->max_object_size) {
+        declined = apr_psprintf(r->pool, "%" APR_OFF_T_FMT " bytes is outside MCacheMinObjectSize.."
+                                "MCacheMaxObjectSize (%" APR_SIZE_T_FMT "..%" APR_SIZE_T_FMT ")",
+                                length, config->min_object_size, config->max_object_size);
+    } else {
+        capacity = (apr_size_t)length;
+    }
+    if (declined) {
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s", url_key,
+                      declined);
+        mem_instance_count(instance, MEM_COUNT_NOT_STORED);
+        return 0;
+    }
+    entry->key = vary_names ? mem_vary_key(r->pool, url_key, vary_names, r->headers_in) : url_key;
+    entry->object = mem_object_create(entry->key, capacity, &instance->sync);
+    entry->list = vary_names ? mem_vary_list_create(url_key, vary_names, &instance->sync) : NULL;
+    if (!entry->object || (vary_names && !entry->list)) {
+        if (entry->object)
+            mem_object_destroy(entry->object);
+        return 0;
+    }
+    entry->object->size = length < 0 ? 0 : (size_t)length;
+    return 1;
 }
 
 /* ---- the provider callbacks ---- */
@@ -381,72 +399,37 @@ static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key,
                              apr_bucket_brigade *unused)
 {
     (void)unused;
-    const mem_cache_config_t *config = mem_config_of(r->server);
-    mem_instance_t *instance = config->instance;
+    mem_instance_t *instance = mem_config_of(r->server)->instance;
     if (!instance || !instance->cache)
         return DECLINED;
-    /* mod_cache calls store_headers with these tables next, so they say what is stored. */
-    int star;
-    const char *vary_names = mem_vary_names(r->pool, r->headers_out, r->err_headers_out, &star);
-    if (star) {
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: Vary: * "
-                      "(no later request can match it)", key);
-        mem_instance_count(instance, MEM_COUNT_NOT_STORED);
+    new_entry_t entry;
+    if (!prepare_entry(r, key, length, instance, &entry))
         return DECLINED;
-    }
-    apr_size_t capacity;
-    if (length < 0) {
-        const char *directive;
-        apr_size_t limit = mem_config_streaming_limit(config, &directive);
-        if (limit == 0) {
-            ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: its "
-                          "length is unknown and %s is 0", key, directive);
-            mem_instance_count(instance, MEM_COUNT_NOT_STORED);
-            return DECLINED;
-        }
-        capacity = STREAM_INITIAL_CAPACITY < limit ? STREAM_INITIAL_CAPACITY : limit;
-    } else {
-        if ((apr_size_t)length < config->min_object_size ||
-            (apr_size_t)length > config->max_object_size) {
-            ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r,
-                          "mod_mem_cache: not caching %s: %" APR_OFF_T_FMT " bytes is outside "
-                          "MCacheMinObjectSize..MCacheMaxObjectSize (%" APR_SIZE_T_FMT "..%"
-                          APR_SIZE_T_FMT ")", key, length, config->min_object_size,
-                          config->max_object_size);
-            mem_instance_count(instance, MEM_COUNT_NOT_STORED);
-            return DECLINED;
-        }
-        capacity = (apr_size_t)length;
-    }
-    const char *object_key = vary_names ? mem_vary_key(r->pool, key, vary_names, r->headers_in) : key;
-    mem_object_t *object = mem_object_create(object_key, capacity, &instance->sync);
-    mem_object_t *new_list = vary_names ? mem_vary_list_create(key, vary_names, &instance->sync) : NULL;
-    if (!object || (vary_names && !new_list)) {
-        if (object)
-            mem_object_destroy(object);
-        return DECLINED;
-    }
-    object->size = length < 0 ? 0 : (size_t)length;
 
-    publish_result_t result = publish_new(instance, object, new_list);
+    publish_result_t result;
+    int list_published = 0;
+    MEM_CRITICAL(&instance->sync, result = publish_new_in_section(instance->cache, entry.object,
+                                                                  entry.list, &list_published));
+    if (entry.list && !list_published)
+        mem_object_destroy(entry.list); /* never visible to anyone else */
     if (result != PUBLISH_OK) {
         static const char *const why[] = {
             [PUBLISH_BEING_STORED] = "another request is storing it",
             [PUBLISH_STORED] = "another request has stored it since the lookup",
             [PUBLISH_REFUSED] = "does not fit in the cache"};
         ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s",
-                      object_key, why[result]);
+                      entry.key, why[result]);
         mem_instance_count(instance, MEM_COUNT_NOT_STORED);
-        mem_object_destroy(object); /* never visible to anyone else */
+        mem_object_destroy(entry.object); /* never visible to anyone else */
         return DECLINED;
     }
 
     mem_request_t *request = new_request(r, instance);
-    request->object = object;
+    request->object = entry.object;
     request->creator = 1;
     request->streamed = length < 0;
     request->expected_length = length;
-    h->cache_obj = make_cache_object(r, object_key, request);
+    h->cache_obj = make_cache_object(r, entry.key, request);
     return OK;
 }
 
@@ -456,8 +439,17 @@ static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
     if (!instance || !instance->cache)
         return DECLINED;
     mem_request_t *request = new_request(r, instance);
-    const char *object_key;
-    open_result_t found = find_object(instance, r, key, request, &object_key);
+    cache_key_t lookup;
+    cache_key_init(&lookup, key);
+    open_result_t found;
+    MEM_CRITICAL(&instance->sync, found = open_in_section(instance->cache, &lookup, request));
+    if (found == OPEN_VARIES) {
+        /* The list's names are immutable and the request holds a reference to it. */
+        cache_key_init(&lookup, mem_vary_key(r->pool, lookup.text, request->vary_list->body,
+                                             r->headers_in));
+        MEM_CRITICAL(&instance->sync,
+                     found = open_variant_in_section(instance->cache, &lookup, request));
+    }
     if (found == OPEN_MISS) {
         mem_instance_count(instance, MEM_COUNT_MISSES);
         return DECLINED;
@@ -465,7 +457,7 @@ static int mem_open_entity(cache_handle_t *h, request_rec *r, const char *key)
     mem_instance_count(instance, MEM_COUNT_HITS);
     /* A variant's handle carries its own key (as mod_cache_disk's does): remove_url by it
      * removes that variant. */
-    h->cache_obj = make_cache_object(r, object_key, request);
+    h->cache_obj = make_cache_object(r, lookup.text, request);
     if (request->head)
         h->cache_obj->info = request->head->info;
     if (found == OPEN_HIT_INVALIDATED)
