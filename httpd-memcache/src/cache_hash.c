@@ -73,17 +73,17 @@ LIBTM_PURE static int same_bytes(const char *a, const char *b, size_t length)
     return memcmp(a, b, length) == 0;
 }
 
+LIBTM_SAFE int cache_key_equal(const cache_key_t *a, const cache_key_t *b)
+{
+    return a->hash == b->hash && a->length == b->length && same_bytes(a->text, b->text, a->length);
+}
+
 /* Address of the link that points at key's node (or at NULL where it would be appended). */
 LIBTM_SAFE static cache_hash_node_t **find_link(const cache_hash_t *table, const cache_key_t *key)
 {
     cache_hash_node_t **link = &table->buckets[key->hash % table->bucket_count];
-    while (*link) {
-        cache_hash_node_t *node = *link;
-        if (node->key.hash == key->hash && node->key.length == key->length &&
-            same_bytes(node->key.text, key->text, key->length))
-            break;
-        link = &node->next;
-    }
+    while (*link && !cache_key_equal(&(*link)->key, key))
+        link = &(*link)->next;
     return link;
 }
 

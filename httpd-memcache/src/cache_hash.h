@@ -17,6 +17,8 @@ typedef struct cache_key {
 
 /* Fills key for text (private work: call it outside critical sections). */
 void cache_key_init(cache_key_t *key, const char *text);
+/* Whether two keys have the same text (both immutable while reachable, as in the table). */
+LIBTM_SAFE int cache_key_equal(const cache_key_t *a, const cache_key_t *b);
 
 typedef struct cache_hash cache_hash_t;
 

@@ -13,6 +13,10 @@
 #define DEFAULT_MIN_OBJECT_SIZE 1
 #define DEFAULT_MAX_OBJECT_SIZE 10000
 #define DEFAULT_MAX_STREAMING_BUFFER 100000
+/* MCacheReadSize (new): what store_body stores before it hands the data on to the client. */
+#define DEFAULT_READ_SIZE (64 * 1024)
+#define MIN_READ_SIZE 1024
+#define MAX_READ_SIZE (16 * 1024 * 1024)
 
 void *mem_config_create(apr_pool_t *pool, server_rec *server)
 {
@@ -25,6 +29,7 @@ void *mem_config_create(apr_pool_t *pool, server_rec *server)
     config->min_object_size = DEFAULT_MIN_OBJECT_SIZE;
     config->max_object_size = DEFAULT_MAX_OBJECT_SIZE;
     config->max_streaming_buffer = DEFAULT_MAX_STREAMING_BUFFER;
+    config->read_size = DEFAULT_READ_SIZE;
     return config;
 }
 
@@ -41,6 +46,7 @@ void *mem_config_merge(apr_pool_t *pool, void *base_opaque, void *add_opaque)
     MERGE(MEM_SET_MIN_OBJECT, min_object_size);
     MERGE(MEM_SET_MAX_OBJECT, max_object_size);
     MERGE(MEM_SET_STREAMING, max_streaming_buffer);
+    MERGE(MEM_SET_READ_SIZE, read_size);
 #undef MERGE
     merged->set = add->set;
     return merged;
@@ -101,8 +107,10 @@ static mem_cache_config_t *config_being_read(cmd_parms *cmd)
     return mem_config_of(cmd->server);
 }
 
-/* Parses a non-negative decimal number for directive cmd; NULL on success, else the reason. */
-static const char *parse_size(cmd_parms *cmd, const char *text, apr_size_t minimum, apr_size_t *out)
+/* Parses a non-negative decimal number for directive cmd, within minimum..maximum; NULL on
+ * success, else the reason. */
+static const char *parse_size(cmd_parms *cmd, const char *text, apr_size_t minimum,
+                              apr_size_t maximum, apr_size_t *out)
 {
     char *end;
     apr_int64_t value;
@@ -114,8 +122,9 @@ static const char *parse_size(cmd_parms *cmd, const char *text, apr_size_t minim
     if ((apr_size_t)value < minimum)
         return apr_psprintf(cmd->pool, "%s: '%s' is too small (minimum %" APR_SIZE_T_FMT ")",
                             cmd->cmd->name, text, minimum);
-    if ((apr_uint64_t)value > (apr_uint64_t)1 << 40)
-        return apr_psprintf(cmd->pool, "%s: '%s' is too large", cmd->cmd->name, text);
+    if ((apr_uint64_t)value > maximum)
+        return apr_psprintf(cmd->pool, "%s: '%s' is too large (maximum %" APR_SIZE_T_FMT ")",
+                            cmd->cmd->name, text, maximum);
     *out = (apr_size_t)value;
     return NULL;
 }
@@ -131,22 +140,28 @@ static const char *mark_set(cmd_parms *cmd, unsigned bit, const char *error)
 typedef struct size_directive {
     unsigned bit;          /* MEM_SET_* */
     size_t offset;         /* of the apr_size_t field in mem_cache_config_t */
-    apr_size_t minimum;
+    apr_size_t minimum, maximum; /* in the unit written */
     apr_size_t unit;       /* bytes per unit written (1024 for KBytes) */
 } size_directive_t;
 
-static const size_directive_t cache_size = {MEM_SET_CACHE_SIZE, offsetof(mem_cache_config_t, max_cache_bytes), 1, 1024};
-static const size_directive_t object_count = {MEM_SET_OBJECT_COUNT, offsetof(mem_cache_config_t, max_object_count), 1, 1};
-static const size_directive_t min_object = {MEM_SET_MIN_OBJECT, offsetof(mem_cache_config_t, min_object_size), 0, 1};
-static const size_directive_t max_object = {MEM_SET_MAX_OBJECT, offsetof(mem_cache_config_t, max_object_size), 1, 1};
-static const size_directive_t streaming = {MEM_SET_STREAMING, offsetof(mem_cache_config_t, max_streaming_buffer), 0, 1};
+#define ANY_SIZE ((apr_size_t)1 << 40) /* a terabyte: surely a typing error */
+static const size_directive_t cache_size = {MEM_SET_CACHE_SIZE, offsetof(mem_cache_config_t, max_cache_bytes), 1, ANY_SIZE, 1024};
+static const size_directive_t object_count = {MEM_SET_OBJECT_COUNT, offsetof(mem_cache_config_t, max_object_count), 1, ANY_SIZE, 1};
+static const size_directive_t min_object = {MEM_SET_MIN_OBJECT, offsetof(mem_cache_config_t, min_object_size), 0, ANY_SIZE, 1};
+static const size_directive_t max_object = {MEM_SET_MAX_OBJECT, offsetof(mem_cache_config_t, max_object_size), 1, ANY_SIZE, 1};
+static const size_directive_t streaming = {MEM_SET_STREAMING, offsetof(mem_cache_config_t, max_streaming_buffer), 0, ANY_SIZE, 1};
+/* Below a kilobyte each bucket would be handed on by itself anyway, and the number is more
+ * likely KBytes written for bytes; above 16 MiB a request holds that much of its response
+ * before its client gets any. */
+static const size_directive_t read_size = {MEM_SET_READ_SIZE, offsetof(mem_cache_config_t, read_size),
+                                           MIN_READ_SIZE, MAX_READ_SIZE, 1};
 
 static const char *set_size(cmd_parms *cmd, void *unused, const char *arg)
 {
     (void)unused;
     const size_directive_t *directive = cmd->info;
     apr_size_t value = 0;
-    const char *error = parse_size(cmd, arg, directive->minimum, &value);
+    const char *error = parse_size(cmd, arg, directive->minimum, directive->maximum, &value);
     if (!error)
         *(apr_size_t *)((char *)config_being_read(cmd) + directive->offset) = value * directive->unit;
     return mark_set(cmd, directive->bit, error);
@@ -230,6 +245,9 @@ const command_rec mem_config_directives[] = {
     AP_INIT_TAKE1("MCacheMaxStreamingBuffer", set_size, (void *)&streaming, RSRC_CONF,
                   "Largest body of unknown length buffered for caching, in bytes (default 100000, "
                   "at most MCacheMaxObjectSize)"),
+    AP_INIT_TAKE1("MCacheReadSize", set_size, (void *)&read_size, RSRC_CONF,
+                  "Bytes of a response stored before they are handed on to the client (default "
+                  "65536, 1024 to 16777216)"),
     AP_INIT_TAKE1("MCacheRemovalAlgorithm", set_removal_algorithm, NULL, RSRC_CONF,
                   "Eviction policy: LRU or GDSF (default GDSF)"),
     AP_INIT_TAKE1("MCacheSync", set_sync, NULL, RSRC_CONF,

@@ -1,7 +1,7 @@
 /* The module's per-server configuration (the MCache* directives), merged from the main
  * server into each <VirtualHost>. Two kinds of directives:
- *  - object limits (MCacheMinObjectSize, MCacheMaxObjectSize, MCacheMaxStreamingBuffer)
- *    apply to the requests of the server that sets them;
+ *  - object limits (MCacheMinObjectSize, MCacheMaxObjectSize, MCacheMaxStreamingBuffer) and
+ *    MCacheReadSize apply to the requests of the server that sets them;
  *  - cache settings (MCacheSize, MCacheMaxObjectCount, MCacheRemovalAlgorithm, MCacheSync)
  *    define a cache: a virtual host that sets one of them gets a cache of its own (with the
  *    main server's values for the others); the rest share the main server's cache. */
@@ -25,6 +25,7 @@ enum {
     MEM_SET_MIN_OBJECT = 1 << 4,
     MEM_SET_MAX_OBJECT = 1 << 5,
     MEM_SET_STREAMING = 1 << 6,
+    MEM_SET_READ_SIZE = 1 << 7,
 };
 #define MEM_SET_CACHE_SETTINGS (MEM_SET_CACHE_SIZE | MEM_SET_OBJECT_COUNT | MEM_SET_POLICY | MEM_SET_SYNC)
 
@@ -39,6 +40,7 @@ typedef struct mem_cache_config {
     apr_size_t min_object_size;      /* MCacheMinObjectSize */
     apr_size_t max_object_size;      /* MCacheMaxObjectSize */
     apr_size_t max_streaming_buffer; /* MCacheMaxStreamingBuffer as written */
+    apr_size_t read_size;            /* MCacheReadSize: bytes stored per store_body call */
     /* Set in post_config: the cache this server's requests use. */
     mem_instance_t *instance;
 } mem_cache_config_t;

@@ -2,6 +2,7 @@
  * (cache_info + flattened header tables) built at store_headers and unpacked at a hit; see
  * mem_object.h. */
 #include "mem_object.h"
+#include "mem_body.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -16,14 +17,14 @@ mem_object_t *mem_object_create(const char *key, size_t capacity, const mem_sync
         return NULL;
     object->sync = sync;
     char *text = strdup(key);
-    object->body = malloc(capacity ? capacity : 1);
+    object->body_capacity = capacity ? capacity : 1;
+    object->body = mem_body_alloc(object->body_capacity);
     if (!text || !object->body) {
         free(text);
         mem_object_destroy(object);
         return NULL;
     }
     cache_key_init(&object->key, text);
-    object->body_capacity = capacity ? capacity : 1;
     object->refcount = 1;
     return object;
 }
@@ -38,15 +39,20 @@ void mem_object_destroy(void *opaque)
         head = next;
     }
     free(object->head);
-    free(object->body);
+    mem_body_free(object->body, object->body_capacity);
     free((char *)object->key.text);
     free(object);
 }
 
 LIBTM_SAFE void mem_object_release(mem_object_t *object)
 {
-    if (--object->refcount == 0)
-        mem_sync_defer(object->sync, mem_object_destroy, object);
+    if (--object->refcount != 0)
+        return;
+    mem_object_t *list = object->vary_list;
+    object->vary_list = NULL;
+    mem_sync_defer(object->sync, mem_object_destroy, object);
+    if (list)
+        mem_object_release(list);
 }
 
 static size_t table_bytes(const apr_table_t *table, size_t *count)

@@ -25,10 +25,21 @@ typedef struct mem_head {
     char data[];
 } mem_head_t;
 
+typedef enum {
+    MEM_OBJECT_RESPONSE, /* a stored response (of a URL, or a variant of one that varies) */
+    MEM_OBJECT_VARY_LIST /* under a URL's key: the header names its responses vary on */
+} mem_object_kind_t;
+
 typedef struct mem_object {
     cache_entry_meta_t meta;
     const mem_sync_t *sync; /* of the cache the object belongs to */
     cache_key_t key;        /* text malloc'ed by the object, hash computed at creation */
+    mem_object_kind_t kind;
+    /* A variant: the vary list indexed under its URL's key when it was stored, with a
+     * reference. The variant is served only while that list is still the one indexed (a list
+     * replaced or evicted takes its variants' visibility with it). NULL otherwise. */
+    struct mem_object *vary_list;
+    cache_key_t vary_names; /* a vary list: its names (the body), to compare lists */
     size_t size;          /* bytes charged to the cache: the body length, 0 while streaming */
     int refcount;
     int complete;         /* the whole body is stored; readers ignore incomplete objects */
@@ -48,7 +59,8 @@ typedef struct mem_object {
 mem_object_t *mem_object_create(const char *key, size_t capacity, const mem_sync_t *sync);
 /* Frees everything (not transaction-safe: called after commit or under the lock). */
 void mem_object_destroy(void *object);
-/* Drops one reference; the last one schedules mem_object_destroy. */
+/* Drops one reference; the last one schedules mem_object_destroy and drops the variant's
+ * reference to its vary list. */
 LIBTM_SAFE void mem_object_release(mem_object_t *object);
 
 /* Copies info and flattens the two tables (either may be NULL) into a malloc'ed block; NULL

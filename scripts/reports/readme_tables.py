@@ -10,7 +10,8 @@ import difflib
 import os
 import re
 
-from reports import apache_bench, atomic_quake, libtm_bench, libtm_cm_bench, quake_qc, quake_sched, quake_sweep
+from reports import apache_bench, atomic_quake, libtm_bench, libtm_cm_bench, memcache_soak, quake_qc, quake_sched, \
+    quake_sweep
 from reports.common import markdown_table, note, rows_of_run
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -147,6 +148,27 @@ def apache_open_lru():
         apache_bench.baseline_table(points, blocks, "2")
 
 
+# ---- Apache: mod_mem_cache's memory over time -------------------------------------------------
+def soak_caption(notes, runs):
+    """The runs' settings (each once, without the commands, which the README gives) and the machine."""
+    machine = notes[0].split(": ", 1)[-1] if notes else ""
+    settings = "; ".join(dict.fromkeys(r.note.split("; ", 1)[-1] for r in runs))
+    return caption(f"{settings}; {machine}")
+
+
+def memcache_soak_table(name):
+    notes, runs = memcache_soak.load(results(f"{name}.csv"))
+    judged = memcache_soak.judged(runs)
+    return soak_caption(notes, judged) + memcache_soak.readme_table(runs)
+
+
+def memcache_soak_sizes():
+    notes, runs = memcache_soak.load(results("memcache-soak-sizes.csv"))
+    machine = notes[0].split(": ", 1)[-1] if notes else ""
+    return caption(f"`scripts/memcache-soak --requests 200000` with the settings of each row; {machine}") + \
+        memcache_soak.sizes_table(runs)
+
+
 # ---- the top README's headline --------------------------------------------------------------------
 def headline():
     """One row per goal of every study: what it asks, what was measured, the verdict."""
@@ -181,6 +203,8 @@ def headline():
     add("-sched lpt", "dynamic-load-balancing--sched-lpt", quake_sched.goal_checks(quake_sched_points()[1]))
     _, points, exponents, modes, clients = apache_study()
     add("Apache cache", "apache-cache", apache_bench.goal_checks(points, exponents, modes, clients))
+    _, soak = memcache_soak.load(results("memcache-soak.csv"))
+    add("Apache cache's memory", "the-apache-caches-memory", memcache_soak.goal_checks(soak))
     return markdown_table(["study", "goal (scripts/goals.toml)", "measured", "verdict"], rows)
 
 
@@ -197,6 +221,9 @@ BLOCKS = {
     "quake-qc": quake_qc_table,
     "apache-s2": apache_s2,
     "apache-open-lru": apache_open_lru,
+    "memcache-soak": lambda: memcache_soak_table("memcache-soak"),
+    "memcache-soak-before": lambda: memcache_soak_table("memcache-soak-before"),
+    "memcache-soak-sizes": memcache_soak_sizes,
 }
 
 

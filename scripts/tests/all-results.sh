@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-benchmarks="libtm-bench libtm-cm-bench quake-bench apache-bench"
+benchmarks="libtm-bench libtm-cm-bench quake-bench apache-bench memcache-soak"
 mkdir -p "$work/tree/scripts"
 cp -p "$top/scripts/all-results" "$work/tree/scripts/"
 for b in $benchmarks; do
@@ -57,6 +57,7 @@ expect '^quake-bench --sched$' "full run: quake-bench --sched (results/quake-sch
 expect '^quake-bench --qc-cost$' "full run: quake-bench --qc-cost (results/quake-qc.*)"
 expect '^quake-bench --paper --qc --loads replay$' "full run: the study on id's game (results/atomic-quake-qc*)"
 expect '^apache-bench( --paper)?$' "full run: apache-bench --paper (results/apache-bench*)"
+expect '^memcache-soak$' "full run: memcache-soak (results/memcache-soak.*)"
 
 run --quick
 quick=$work/tree/build/all-results-quick
@@ -65,6 +66,7 @@ expect '^libtm-cm-bench .*--quick' "--quick: libtm-cm-bench --quick"
 expect '^quake-bench .*--quick' "--quick: quake-bench --quick (the Atomic Quake study)"
 expect '^quake-bench .*--sweep' "--quick: quake-bench --sweep"
 expect '^apache-bench .*--quick' "--quick: apache-bench --quick"
+expect '^memcache-soak .*--requests' "--quick: memcache-soak --requests (a short soak)"
 # Every quick call names its output folder, and that folder is under build/all-results-quick.
 while read -r name args; do
     dir=$(echo " $args " | sed -n 's/.* --\(results\|out\) \([^ ]*\) .*/\2/p')

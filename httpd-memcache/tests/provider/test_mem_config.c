@@ -16,6 +16,7 @@ static void test_defaults_are_httpd_2_2s(void **state)
     assert_int_equal(c->min_object_size, 1);
     assert_int_equal(c->max_object_size, 10000);
     assert_int_equal(c->max_streaming_buffer, 100000);
+    assert_int_equal(c->read_size, 65536); /* (not a 2.2 directive) */
     assert_int_equal(c->policy, CACHE_POLICY_GDSF);
     assert_int_equal(c->use_tm, 0);
     assert_int_equal(c->set, 0);
@@ -30,6 +31,7 @@ static void test_values_are_stored(void **state)
     assert_null(fake_server_set(server, "MCacheMinObjectSize", "0"));
     assert_null(fake_server_set(server, "MCacheMaxObjectSize", "262144"));
     assert_null(fake_server_set(server, "MCacheMaxStreamingBuffer", "0"));
+    assert_null(fake_server_set(server, "MCacheReadSize", "1024"));
     assert_null(fake_server_set(server, "MCacheRemovalAlgorithm", "lru"));
     assert_null(fake_server_set(server, "MCacheSync", "TM"));
     const mem_cache_config_t *c = mem_config_of(server);
@@ -38,10 +40,15 @@ static void test_values_are_stored(void **state)
     assert_int_equal(c->min_object_size, 0);
     assert_int_equal(c->max_object_size, 262144);
     assert_int_equal(c->max_streaming_buffer, 0);
+    assert_int_equal(c->read_size, 1024);
     assert_int_equal(c->policy, CACHE_POLICY_LRU);
     assert_int_equal(c->use_tm, 1);
     assert_int_equal(c->set, MEM_SET_CACHE_SIZE | MEM_SET_OBJECT_COUNT | MEM_SET_MIN_OBJECT |
-                                 MEM_SET_MAX_OBJECT | MEM_SET_STREAMING | MEM_SET_POLICY | MEM_SET_SYNC);
+                                 MEM_SET_MAX_OBJECT | MEM_SET_STREAMING | MEM_SET_READ_SIZE |
+                                 MEM_SET_POLICY | MEM_SET_SYNC);
+    server = fake_server_create(group_pool);
+    assert_null(fake_server_set(server, "MCacheReadSize", "16777216"));
+    assert_int_equal(mem_config_of(server)->read_size, 16777216);
     assert_null(mem_config_check(group_pool, server));
 }
 
@@ -59,6 +66,10 @@ static void test_bad_values_are_refused_with_the_reason(void **state)
         {"MCacheMaxObjectSize", "99999999999999999999",
          "MCacheMaxObjectSize: '99999999999999999999' is not a non-negative whole number"},
         {"MCacheMaxObjectSize", "2000000000000", "MCacheMaxObjectSize: '2000000000000' is too large"},
+        {"MCacheReadSize", "256", "MCacheReadSize: '256' is too small (minimum 1024)"},
+        {"MCacheReadSize", "0", "MCacheReadSize: '0' is too small (minimum 1024)"},
+        {"MCacheReadSize", "16777217", "MCacheReadSize: '16777217' is too large (maximum 16777216)"},
+        {"MCacheReadSize", "64k", "MCacheReadSize: '64k' is not a non-negative whole number"},
         {"MCacheRemovalAlgorithm", "FIFO", "MCacheRemovalAlgorithm: 'FIFO' is not LRU or GDSF"},
         {"MCacheSync", "mutex", "MCacheSync: 'mutex' is not lock or tm"},
     };

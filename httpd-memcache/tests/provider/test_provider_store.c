@@ -156,12 +156,13 @@ static void test_object_being_filled_is_invisible_and_keeps_its_key(void **state
     fixture_stop(f);
 }
 
-/* A FLUSH goes to the client at once; a long brigade is taken 256 KB per call, so that data
- * reaches the client while the rest is stored. */
+/* A FLUSH goes to the client at once; a long brigade is taken MCacheReadSize bytes per call
+ * (whole buckets), so that data reaches the client while the rest is stored. */
 static void test_store_body_hands_on_flushes_and_long_brigades(void **state)
 {
     (void)state;
-    fixture_t *f = fixture_start("MCacheSize", "2000", "MCacheMaxObjectSize", "600000", NULL);
+    fixture_t *f = fixture_start("MCacheSize", "2000", "MCacheMaxObjectSize", "600000",
+                                 "MCacheReadSize", "262144", NULL);
     request_rec *r = new_request(f);
     const char *key = key_for(f, "/flush");
     const char *body = body_for(r->pool, "flush", 2000);
@@ -183,6 +184,18 @@ static void test_store_body_hands_on_flushes_and_long_brigades(void **state)
     saving = saving_start(r, long_key, 550000, NULL);
     assert_int_equal(saving_pass(saving, brigade_of(r, long_body, 550000, 65536, 1)), SAVE_COMMITTED);
     assert_int_equal(saving->store_body_calls, 3); /* 256 KB, 256 KB, the rest */
+    assert_true(brigade_holds(r->pool, saving->client, long_body, 550000, 1));
+    fake_request_end(r);
+    assert_true(hit_with(f, long_key, "long", 550000));
+    fixture_stop(f);
+
+    /* The default, 64 KB: four 16 KB buckets per call. */
+    f = fixture_start("MCacheSize", "2000", "MCacheMaxObjectSize", "600000", NULL);
+    r = new_request(f);
+    long_body = body_for(r->pool, "long", 550000);
+    saving = saving_start(r, long_key, 550000, NULL);
+    assert_int_equal(saving_pass(saving, brigade_of(r, long_body, 550000, 16384, 1)), SAVE_COMMITTED);
+    assert_int_equal(saving->store_body_calls, 9); /* 34 buckets: 8 calls of 4, the rest */
     assert_true(brigade_holds(r->pool, saving->client, long_body, 550000, 1));
     fake_request_end(r);
     assert_true(hit_with(f, long_key, "long", 550000));

@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, SCRIPTS)
 from reports import common, goals, libtm_bench, libtm_cm_bench, atomic_quake, quake_sched, quake_qc, apache_bench  # noqa: E402
+from reports import memcache_soak  # noqa: E402
 
 UPDATE = "--update" in sys.argv
 
@@ -70,7 +71,8 @@ class Arithmetic(unittest.TestCase):
 
     def test_goals_file(self):
         self.assertEqual(goals.paper_abort_pct(), {2: 0.42, 4: 1.58, 8: 25.5})
-        for section in ("libtm_bench", "libtm_cm_bench", "atomic_quake", "quake_sched", "quake_qc", "apache_bench"):
+        for section in ("libtm_bench", "libtm_cm_bench", "atomic_quake", "quake_sched", "quake_qc", "apache_bench",
+                        "memcache_soak"):
             self.assertTrue(goals.goals(section), section)
 
 
@@ -421,6 +423,34 @@ class ApacheBaseline(unittest.TestCase):
         # medians of 40/4000, 60/5000 and of 10/5000, 40/4500
         self.assertEqual(table[-1], "| 2 | 1050 (1000-1100) | 900 (800-1000) | 950 (900-1000) | 1.07 [0.90-1.25] "
                                     "| 11.00 / 5.44 | 5.50 / 2.00 | 10.00 / - |")
+
+
+class MemcacheSoak(unittest.TestCase):
+    """Two runs appended to one CSV: lock flat after its warm-up, tm growing by 1 MB per 100
+    requests with a wrong body from request 500 on."""
+    def setUp(self):
+        self.notes, self.runs = memcache_soak.load(fixture("memcache-soak.csv"))
+        self.lock, self.tm = self.runs
+
+    def test_table(self):
+        expect_text(self, "memcache-soak.txt", memcache_soak.table(self.notes, self.runs))
+
+    def test_warm_up_and_growth(self):
+        self.assertEqual(self.lock.warmup_end, 200)                   # 20 % of 1000 requests
+        self.assertEqual(self.lock.rss_warm, 25.0)                    # 25600 KB at request 200
+        self.assertEqual(self.lock.rss_peak, 26.0)                    # a passing high at 400
+        self.assertEqual(self.lock.rss_end, 25.5)                     # the last sample while running
+        self.assertEqual(self.lock.growth, 0.5)                       # peak of [900] - peak of [200]
+        self.assertTrue(self.lock.flat())
+        self.assertEqual(self.tm.growth, 7.0)
+        self.assertAlmostEqual(self.tm.slope, 10000.0)                # 1 MB per 100 requests
+        self.assertFalse(self.tm.flat())
+        self.assertEqual(self.lock.parts["malloc"], 7.375)            # heap + arenas at request 900
+
+    def test_goals_judge_each_modes_latest_run(self):
+        verdicts = [verdict for _, _, verdict in memcache_soak.goal_checks(self.runs)]
+        self.assertEqual(verdicts, ["met", "met", "not met", "not met"])
+        self.assertEqual([r.mode for r in memcache_soak.judged(self.runs)], ["lock", "tm"])
 
 
 class TmStatsCsv(unittest.TestCase):
