@@ -8,6 +8,7 @@
 #include "mem_provider.h"
 #include "mem_body.h"
 #include "mem_config.h"
+#include "mem_log.h"
 #include "mem_instance.h"
 #include "mem_object.h"
 #include "mem_vary.h"
@@ -319,7 +320,7 @@ static apr_status_t store_failed(request_rec *r, mem_request_t *request, const c
 {
     mem_object_t *object = request->object;
     mem_instance_t *instance = request->instance;
-    ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s",
+    ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, MCLOGNO(00007) "mod_mem_cache: not caching %s: %s",
                   object->key.text, why);
     request->failed = 1;
     mem_instance_count(instance, MEM_COUNT_NOT_STORED);
@@ -376,7 +377,8 @@ __attribute__((noinline)) static int prepare_entry(request_rec *r, const char *u
         capacity = (apr_size_t)length;
     }
     if (declined) {
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s", url_key,
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r,
+                      MCLOGNO(00008) "mod_mem_cache: not caching %s: %s", url_key,
                       declined);
         mem_instance_count(instance, MEM_COUNT_NOT_STORED);
         return 0;
@@ -417,7 +419,8 @@ static int mem_create_entity(cache_handle_t *h, request_rec *r, const char *key,
             [PUBLISH_BEING_STORED] = "another request is storing it",
             [PUBLISH_STORED] = "another request has stored it since the lookup",
             [PUBLISH_REFUSED] = "does not fit in the cache"};
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: %s",
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r,
+                      MCLOGNO(00009) "mod_mem_cache: not caching %s: %s",
                       entry.key, why[result]);
         mem_instance_count(instance, MEM_COUNT_NOT_STORED);
         mem_object_destroy(entry.object); /* never visible to anyone else */
@@ -613,10 +616,12 @@ static apr_status_t mem_commit_entity(cache_handle_t *h, request_rec *r)
     MEM_CRITICAL(&instance->sync, cached = complete_in_section(instance->cache, request));
     mem_instance_count(instance, cached ? MEM_COUNT_STORED : MEM_COUNT_NOT_STORED);
     if (cached)
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: stored %s (%" APR_SIZE_T_FMT
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r,
+                      MCLOGNO(00010) "mod_mem_cache: stored %s (%" APR_SIZE_T_FMT
                       " bytes)", request->object->key.text, request->object->body_length);
     else
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: not caching %s: it no "
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r,
+                      MCLOGNO(00011) "mod_mem_cache: not caching %s: it no "
                       "longer fits in the cache, another request replaced it, or its Vary list "
                       "was replaced",
                       request->object->key.text);
@@ -652,7 +657,8 @@ static int mem_remove_url(cache_handle_t *h, request_rec *r)
     int removed;
     MEM_CRITICAL(&instance->sync, removed = unindex_key_in_section(instance->cache, &key));
     if (removed)
-        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "mod_mem_cache: removed %s", key.text);
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r,
+                      MCLOGNO(00012) "mod_mem_cache: removed %s", key.text);
     return OK;
 }
 

@@ -2,6 +2,7 @@
  * in-memory cache design), its directives, its start-up checks and log line, its child
  * start-up and its mod_status section. The provider's callbacks live in mem_provider.c. */
 #include "mem_config.h"
+#include "mem_log.h"
 #include "mem_instance.h"
 #include "mem_provider.h"
 #include "mem_runtime.h"
@@ -42,7 +43,7 @@ static void test_config(apr_pool_t *pool, server_rec *server)
     const char *note;
     const char *error = check_configuration(pool, server, &note);
     if (error) {
-        ap_log_error(APLOG_MARK, APLOG_EMERG, 0, server, "mod_mem_cache: %s", error);
+        ap_log_error(APLOG_MARK, APLOG_EMERG, 0, server, MCLOGNO(00001) "mod_mem_cache: %s", error);
         exit(1);
     }
 }
@@ -60,13 +61,16 @@ static void log_start_up(server_rec *server, apr_pool_t *pool, const char *runti
                                          instance->max_object_count,
                                          mem_config_policy_name(instance->policy));
         if (!instance->sync.use_tm)
-            ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, server, "mod_mem_cache: %s, MCacheSync lock "
+            ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, server,
+                         MCLOGNO(00002) "mod_mem_cache: %s, MCacheSync lock "
                          "(TM runtime loaded but unused: %s)", cache, runtime.path);
         else if (runtime.is_libtm)
-            ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, server, "mod_mem_cache: %s, MCacheSync tm "
+            ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, server,
+                         MCLOGNO(00003) "mod_mem_cache: %s, MCacheSync tm "
                          "on libtm (%s)", cache, runtime.path);
         else
-            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, server, "mod_mem_cache: %s, MCacheSync tm "
+            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, server,
+                         MCLOGNO(00004) "mod_mem_cache: %s, MCacheSync tm "
                          "on %s, which is not libtm: no transaction statistics; %s", cache,
                          runtime.path, runtime_note ? runtime_note : "");
     }
@@ -78,7 +82,7 @@ static int post_config(apr_pool_t *pool, apr_pool_t *plog, apr_pool_t *ptemp, se
     const char *note;
     const char *error = check_configuration(ptemp, server, &note);
     if (error) {
-        ap_log_error(APLOG_MARK, APLOG_EMERG, 0, server, "mod_mem_cache: %s", error);
+        ap_log_error(APLOG_MARK, APLOG_EMERG, 0, server, MCLOGNO(00005) "mod_mem_cache: %s", error);
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     mem_instances_describe(pool, server);
@@ -93,7 +97,7 @@ static void child_init(apr_pool_t *pool, server_rec *server)
     (void)pool; /* the caches outlive it: see mem_instances_start */
     const char *error = mem_instances_start(server);
     if (error)
-        ap_log_error(APLOG_MARK, APLOG_ERR, 0, server, "mod_mem_cache: %s", error);
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, server, MCLOGNO(00006) "mod_mem_cache: %s", error);
 }
 
 static void register_hooks(apr_pool_t *pool)
