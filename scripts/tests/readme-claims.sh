@@ -2,9 +2,9 @@
 # readme-claims finds wrong claims and passes right ones: a README written here plants one
 # wrong claim of each kind (a file, a make target, a folder of make -C, a command's option, an
 # option alone after its command, an option's missing value, a code line's command), each on
-# a line of its own (the code line after an empty one), beside the same claims written right. The check must exit 1 and name
-# every planted one as README:LINE: `CLAIM`, and none of the right ones; the right ones alone
-# must pass.
+# a line of its own (the code line after an empty one), beside the same claims written
+# right. The check must exit 1 and name every planted one as README:LINE: `CLAIM`, and none
+# of the right ones; the right ones alone must pass.
 #   readme-claims.sh          (from anywhere; -h, --help: this text)
 set -u
 case "${1:-}" in
