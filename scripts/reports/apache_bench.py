@@ -13,9 +13,8 @@ For NAME = the CSV's name:
                           (libtm's per-process statistics)
 """
 import os
-import statistics
 
-from reports.common import number, read_csv, markdown_table
+from reports.common import median, number, read_csv, markdown_table
 from reports.goals import goals
 
 MODE_ORDER = ["nocache", "disk", "socache", "mem-lock", "mem-tm", "mem-tm-sw", "mem-tm-gcc", "mem-tm-base"]
@@ -35,13 +34,6 @@ MODE_SHORT = {"nocache": "none", "disk": "disk", "socache": "socache", "mem-lock
 MODE_COLOR = dict(zip(MODE_ORDER, ["tab:gray", "tab:orange", "tab:green", "tab:blue", "tab:red",
                                    "tab:purple", "tab:brown", "tab:pink"]))
 TM_MODES = ["mem-tm", "mem-tm-sw", "mem-tm-base"]
-
-
-def number(text):
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        return None
 
 
 class Point:
@@ -71,7 +63,7 @@ class Point:
 
     def median(self, values=None):
         values = self.rates if values is None else values
-        return statistics.median(values) if values else None
+        return median(values)
 
     def spread(self, values=None):
         values = self.rates if values is None else values
@@ -100,7 +92,7 @@ def ratio_summary(a, b):
     ratios = paired_ratios(a, b)
     if not ratios:
         return None
-    return statistics.median(ratios), min(ratios), max(ratios)
+    return median(ratios), min(ratios), max(ratios)
 
 
 def ratio_text(a, b):
@@ -108,15 +100,15 @@ def ratio_text(a, b):
     summary = ratio_summary(a, b)
     if not summary:
         return "-", None
-    median, low, high = summary
-    return f"{median:.2f} [{low:.2f}-{high:.2f}]", summary
+    middle, low, high = summary
+    return f"{middle:.2f} [{low:.2f}-{high:.2f}]", summary
 
 
 def judge(summaries, goal):
     """The goal over points [(clients, (median, low, high))]: met where the median reaches
     it, within the spread where only the best repeat does."""
-    met = [c for c, (median, _, _) in summaries if median >= goal]
-    spread = [c for c, (median, _, high) in summaries if median < goal <= high]
+    met = [c for c, (middle, _, _) in summaries if middle >= goal]
+    spread = [c for c, (middle, _, high) in summaries if middle < goal <= high]
     missed = [c for c, (_, _, high) in summaries if high < goal]
     parts = [f"median >= {goal:g} at {len(met)} of {len(summaries)} points"]
     if met and len(met) < len(summaries):
@@ -131,7 +123,7 @@ def judge(summaries, goal):
 def verdict(summaries, goal):
     """'met' when every point's median reaches the goal, 'within the spread' when every
     point's best repeat does, else 'not met'."""
-    if all(median >= goal for _, (median, _, _) in summaries):
+    if all(middle >= goal for _, (middle, _, _) in summaries):
         return "met"
     return "within the spread" if all(high >= goal for _, (_, _, high) in summaries) else "not met"
 
@@ -187,7 +179,7 @@ def load_blocks(path):
 def block_rate(blocks, s, mode, clients, function):
     """Median aborts per 1,000 commits of one atomic block at one point, or None."""
     values = blocks.get((s, mode, clients, function))
-    return 1000 * statistics.median(values) if values else None
+    return 1000 * median(values) if values else None
 
 
 def blocks_table(out, s, blocks, modes, clients_list):
@@ -333,11 +325,11 @@ def draw_series(ax, xs, points, values_of, mode, index=0, count=1, label=None, *
     for x, p in zip(xs, points):
         values = values_of(p) if p else []
         if values:
-            median = statistics.median(values)
+            middle = median(values)
             used.append(dodge(x, index, count))
-            medians.append(median)
-            below.append(median - min(values))
-            above.append(max(values) - median)
+            medians.append(middle)
+            below.append(middle - min(values))
+            above.append(max(values) - middle)
     if not used:
         return
     color = style.pop("color", MODE_COLOR.get(mode))
@@ -352,19 +344,19 @@ def draw_ratio(ax, xs, s, points, top, bottom, index, count, **style):
     for x in xs:
         summary = ratio_summary(points.get((s, top, x)), points.get((s, bottom, x)))
         if summary:
-            median, low, high = summary
+            middle, low, high = summary
             used.append(dodge(x, index, count))
-            medians.append(median)
-            below.append(median - low)
-            above.append(high - median)
+            medians.append(middle)
+            below.append(middle - low)
+            above.append(high - middle)
     if not used:
         return None
     ax.errorbar(used, medians, yerr=[below, above], marker="o", markersize=4, capsize=2.5,
                 elinewidth=1, label=f"{MODE_LABEL[top]} / {MODE_LABEL[bottom]}", **style)
-    for x, median in zip(used, medians):
+    for x, middle in zip(used, medians):
         # Beside the point, away from the other series (dodge puts index 0 to the left).
         left = index < (count - 1) / 2
-        ax.annotate(f"{median:.2f}", (x, median), textcoords="offset points",
+        ax.annotate(f"{middle:.2f}", (x, middle), textcoords="offset points",
                     xytext=(-5 if left else 5, 0), ha="right" if left else "left", va="center",
                     fontsize=7, color=style.get("color"),
                     bbox=dict(boxstyle="square,pad=0.1", facecolor="white", edgecolor="none", alpha=0.8))
@@ -530,7 +522,7 @@ def baseline_table(points, blocks, s):
     def per_request(p):
         values = [number(r["tm_aborts"]) / number(r["requests"]) for r in p.rows
                   if number(r.get("requests")) and number(r.get("tm_aborts")) is not None] if p else []
-        return 1000 * statistics.median(values) if values else None
+        return 1000 * median(values) if values else None
     head = ["clients", "mem, lock", "tm, before", "tm, after", "after/before",
             "aborts per 1,000 requests", "per 1,000 hits (open_entity)", "per 1,000 inserts (create_entity)"]
     rows = []

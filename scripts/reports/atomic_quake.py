@@ -14,9 +14,8 @@ clients replaying the trace inside the server, which makes the tables and Figure
 measured, and `bots`, qwbot over the network, reported beside it."""
 import math
 import os
-import statistics
 
-from reports.common import number as num_value, read_csv, fail as common_fail, markdown_table, ratio, shown
+from reports.common import number, read_csv, fail as common_fail, markdown_table, median, ratio, shown
 from reports.goals import goals, paper_abort_pct
 
 PROG = "atomic-quake-report"
@@ -46,9 +45,8 @@ def fail(msg, status=1):
 
 def num(row, key):
     if key == "cores_used":   # the server's CPU time over the run's wall time
-        cpu, secs = num_value(row.get("server_cpu_s")), num_value(row.get("duration_s"))
-        return cpu / secs if cpu is not None and secs else None
-    return num_value(row.get(key))
+        return ratio(number(row.get("server_cpu_s")), number(row.get("duration_s")))
+    return number(row.get(key))
 
 
 class Report:
@@ -116,7 +114,7 @@ class Report:
         vals = [num(r, key) for r in self.rows if r["map"] == mapkey and r["mode"] == mode
                 and int(r["threads"]) == threads and r["waitall"] == str(waitall)
                 and r["tm_stats"] == "0" and r["load"] == load and num(r, key) is not None]
-        return statistics.median(vals) if vals else None
+        return median(vals)
 
     def waits(self, load):
         """The -waitall variants measured with a load: 0, 1 or both."""
@@ -306,7 +304,7 @@ class Report:
                     splits = [x for x in splits if x]
                     if not splits:
                         continue
-                    med = [statistics.median(col) for col in zip(*splits)]
+                    med = [median(col) for col in zip(*splits)]
                     cpu = self.timing(mapkey, mode, t, None, "cpu_ms_per_1000_commands", load)
                     rows.append([MODE_NAMES[mode], str(t), shown(cpu, ".2f"),
                                  shown(sum(med), ".2f")] + [shown(v, ".2f") for v in med])
@@ -351,7 +349,7 @@ class Report:
         another key, that value of the runs perf sampled."""
         vals = [num(r, key) for r in self.share_rows if r["map"] == mapkey and r["load"] == load]
         vals = [v for v in vals if v is not None]
-        return statistics.median(vals) if vals else None
+        return median(vals)
 
     def cpu_against_network(self, mapkey):
         """(replayed CPU per 1,000 commands, the bots' figure, their socket share, the bots'
@@ -575,7 +573,7 @@ class Report:
         blocks = self.blocks_of(mapkey, self.software_mode(), self.threads[0])
         total = sum(int(b["cycles"]) for b in blocks)
         move = sum(int(b["cycles"]) for b in blocks if b["function"] == "run_command")
-        return move / total if total else None
+        return ratio(move, total)
 
     def readme_table(self):
         """Markdown: the goals and the transactions' extent, a column per map."""

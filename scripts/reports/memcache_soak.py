@@ -13,7 +13,7 @@ import re
 import statistics
 from collections import defaultdict
 
-from reports.common import number, read_csv, markdown_table, pyplot
+from reports.common import number, ratio, read_csv, markdown_table, pyplot
 from reports.goals import goals
 
 PROG = "plot-memcache-soak"
@@ -40,7 +40,7 @@ class Run:
         self.bad = int(number(last["bad_bodies"]) or 0)
         self.errors = int(number(last["errors"]) or 0)
         hits, misses = number(last["hits"]) or 0, number(last["misses"]) or 0
-        self.hit_ratio = hits / (hits + misses) if hits + misses else None
+        self.hit_ratio = ratio(hits, hits + misses)
         self.cache_max = max((number(r["cache_bytes"]) or 0 for r in self.rows), default=0)
         self.evictions = int(number(last["evictions"]) or 0)
         self.seconds = number(last["seconds"])
@@ -61,7 +61,7 @@ class Run:
             ys = [mb(number(r["rss_kb"])) for r in after]
             mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
             var = sum((x - mean_x) ** 2 for x in xs)
-            self.slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / var if var else None
+            self.slope = ratio(sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)), var)
         end = running[-1]
         self.parts = {name: mb(sum(number(end[c]) or 0 for c in columns)) for name, columns in PARTS}
         self.rss_end = mb(number(end["rss_kb"]))

@@ -24,7 +24,7 @@ def pick(rows, server, threads, mode):
 def cpu_per_move(row):
     """Server CPU ms per 1,000 acknowledged moves of one run, or None."""
     cpu, acked = field(row, "server_cpu_s"), field(row, "acked")
-    return cpu * 1e6 / acked if cpu is not None and acked else None
+    return ratio(None if cpu is None else cpu * 1e6, acked)
 
 
 def functions(path):

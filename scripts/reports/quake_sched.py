@@ -10,10 +10,9 @@ more than the best static mode's, every worker busy most of the request phase) a
 reference design's published figures. The figure: CPU per 1,000 commands, the all-busy share
 (with the reference's 55 % and 40 %) and lpt's jobs and weights, by threads, one row per map."""
 import os
-import statistics
 from collections import defaultdict
 
-from reports.common import field as number, pyplot, markdown_table
+from reports.common import field, median, ratio, shown, pyplot, markdown_table
 from reports.goals import goals as study_goals
 
 PROG = "plot-quake-sched"
@@ -52,17 +51,15 @@ def medians(rows):
     for key, rs in groups.items():
         point = {"rounds": len(rs)}
         for r in rs:   # the commands of the window over its seconds
-            cmds, secs = number(r, "commands"), number(r, "duration_s")
-            r["commands_per_s"] = cmds / secs if cmds is not None and secs else None
+            r["commands_per_s"] = ratio(field(r, "commands"), field(r, "duration_s"))
         for col, _, _ in COLUMNS:
-            values = [v for v in (number(r, col) for r in rs) if v is not None]
-            point[col] = statistics.median(values) if values else None
+            point[col] = median(field(r, col) for r in rs)
         out[key] = point
     # each mode's commands per second over its own at the fewest threads measured on the map
     for (m, t, mode), point in out.items():
         first = min(k[1] for k in out if k[0] == m)
         base = out.get((m, first, mode), {}).get("commands_per_s")
-        point["speedup"] = point["commands_per_s"] / base if base and point["commands_per_s"] else None
+        point["speedup"] = ratio(point["commands_per_s"], base)
     return out
 
 
@@ -84,8 +81,8 @@ def table(points, rows):
     lines.append(f"quake-bench --sched, run {first['run']}: {clients(first)} at speed "
                  f"{first['speed']} (1 = 77 moves/s each), {first['duration_s']} s measured per "
                  f"point once every bot was in the game; load average at the start of each point "
-                 f"{min(number(r, 'load_avg') or 0 for r in rows):.2f}-"
-                 f"{max(number(r, 'load_avg') or 0 for r in rows):.2f}")
+                 f"{min(field(r, 'load_avg') or 0 for r in rows):.2f}-"
+                 f"{max(field(r, 'load_avg') or 0 for r in rows):.2f}")
     lines.append("commands/s = the commands the server ran in the window over its seconds; x own "
                  "1 thr = that over the same mode's at the fewest threads")
     lines.append("CPU = the server process's CPU time per 1,000 commands it ran; all busy = the "
@@ -173,8 +170,6 @@ def goals(points):
 def readme_table(points, mapkey, picks):
     """Markdown rows of the (threads, mode) picks on one map; at 1 thread the busy share and
     the balance say nothing (one worker) and show '-'."""
-    def number(value, fmt):
-        return "-" if value is None else format(value, fmt)
     head = ["threads", "mode", "CPU ms / 1,000 cmds", "every worker busy", "balance", "jobs/frame",
             "heaviest / mean job", "frames/s", "msgs/frame"]
     rows = []
@@ -182,14 +177,14 @@ def readme_table(points, mapkey, picks):
         p = points[(mapkey, threads, mode)]
         one = threads == 1
         jobs = p["jobs_per_frame"]
-        heaviest, mean = number(p["weight_max"], ".1f"), number(p["weight_mean"], ".1f")
+        heaviest, mean = shown(p["weight_max"], ".1f"), shown(p["weight_mean"], ".1f")
         rows.append([str(threads), NAMES.get(mode, mode).replace("-sync none", "`-sync none`"),
-                     number(p["cpu_ms_per_1000_commands"], ".2f"),
+                     shown(p["cpu_ms_per_1000_commands"], ".2f"),
                      "-" if one else pct(p["all_busy_share"]).replace("%", " %"),
                      "-" if one else pct(p["work_balance"]).replace("%", " %"),
-                     "1" if jobs == 1 else number(jobs, ".1f"),
+                     "1" if jobs == 1 else shown(jobs, ".1f"),
                      heaviest if heaviest == mean else f"{heaviest} / {mean}",
-                     number(p["fps"], ".0f"), number(p["msgs_per_frame"], ".1f")])
+                     shown(p["fps"], ".0f"), shown(p["msgs_per_frame"], ".1f")])
     return markdown_table(head, rows)
 
 

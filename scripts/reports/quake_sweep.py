@@ -5,10 +5,9 @@ against mvdsv + KTX and qwsv. Medians over the rounds of one sweep (one run id).
 The plot: left, the commands the server ran per second by mode and threads; middle, the same
 relative to LOCK at one thread (one scale for all modes, so a slower mode never looks better
 than it is); right, the real-time runs' round trips (p50/p90/p99) and replies per second."""
-import statistics
 from collections import defaultdict
 
-from reports.common import field as number, pyplot, markdown_table
+from reports.common import field, median, pyplot, markdown_table
 
 PROG = "plot-quake-bench"
 NAMES = {"lock": "LOCK", "region": "REGION", "stm": "STM", "stmlock": "STM_LOCK",
@@ -26,8 +25,8 @@ def closed_loop(rows):
     """{mode: {threads: [commands/s of each round]}} of qwsv's closed-loop runs."""
     by_mode = defaultdict(lambda: defaultdict(list))
     for r in rows:
-        if r["server"] == "qwsv" and r["speed"] == "closed" and number(r, "commands_per_s"):
-            by_mode[r["mode"]][int(r["threads"])].append(number(r, "commands_per_s"))
+        if r["server"] == "qwsv" and r["speed"] == "closed" and field(r, "commands_per_s"):
+            by_mode[r["mode"]][int(r["threads"])].append(field(r, "commands_per_s"))
     return by_mode
 
 
@@ -36,7 +35,7 @@ def readme_table(rows, labels, threads):
     mode."""
     by_mode = closed_loop(rows)
     modes = mode_order(by_mode)
-    table = [[str(t)] + [f"{statistics.median(by_mode[m][t]):,.0f}" if by_mode[m].get(t) else "-"
+    table = [[str(t)] + [f"{median(by_mode[m][t]):,.0f}" if by_mode[m].get(t) else "-"
                          for m in modes] for t in threads]
     return markdown_table(["server threads"] + [labels.get(m, m) for m in modes], table)
 
@@ -59,9 +58,9 @@ def plot(rows, run, png):
     fig, (ax_abs, ax_norm, ax_rt) = plt.subplots(1, 3, figsize=(17, 5))
     base = None
     if by_mode.get("lock", {}).get(1):
-        base = statistics.median(by_mode["lock"][1])
+        base = median(by_mode["lock"][1])
     for mode in mode_order(by_mode):
-        points = sorted((t, statistics.median(v)) for t, v in by_mode[mode].items())
+        points = sorted((t, median(v)) for t, v in by_mode[mode].items())
         xs, ys = [t for t, _ in points], [y for _, y in points]
         label = NAMES.get(mode, mode)
         ax_abs.plot(xs, ys, marker=MARKERS.get(mode, "o"), label=label)
@@ -87,10 +86,10 @@ def plot(rows, run, png):
         width = 0.25
         for k, (key, label) in enumerate((("rtt_p50_ms", "p50"), ("rtt_p90_ms", "p90"),
                                           ("rtt_p99_ms", "p99"))):
-            values = [statistics.median(number(r, key) or 0 for r in groups[n]) for n in names]
+            values = [median(field(r, key) or 0 for r in groups[n]) for n in names]
             ax_rt.bar([i + (k - 1) * width for i in range(len(names))], values, width,
                       label=label)
-        labels = [f"{n}\n{statistics.median(number(r, 'replies_per_s') or 0 for r in groups[n]):.0f}"
+        labels = [f"{n}\n{median(field(r, 'replies_per_s') or 0 for r in groups[n]):.0f}"
                   " replies/s" for n in names]
         ax_rt.set_xticks(range(len(names)))
         ax_rt.set_xticklabels(labels, fontsize=8)
