@@ -53,8 +53,8 @@ enum qc_percall_reason { QC_WHY_NONE, QC_WHY_RESERVED, QC_WHY_LOCALS, QC_WHY_TEM
 
 struct qc_builtin_entry {
     qc_builtin_fn world; /* the engine's (instrumented) */
-    qc_status (*library)(qc_ctx *ctx); /* the library's own (uninstrumented) */
-    const char *name;
+    qc_builtin_loop_fn library; /* the library's own (uninstrumented) */
+    const char *name, *help;
 };
 
 struct qc_vm {
@@ -165,8 +165,10 @@ struct qc_operand_use { uint8_t ra, rb, wb, wc; int8_t jump; /* 'a' or 'b' or 0 
 extern const struct qc_operand_use qc_operand_use[QC_OP_COUNT];
 extern const char *const qc_opcode_names[QC_XOP_COUNT];
 
-/* The library's builtins (qc_builtins_*.c), registered at load. */
-void qc_register_library_builtins(qc_vm *vm);
+/* The library's builtins, one table per file (qc_builtins_math.c, qc_builtins_debug.c),
+ * registered at load: NULL, or the entry refused (a number given twice). */
+extern const struct qc_builtin_def qc_math_builtins[], qc_debug_builtins[];
+const struct qc_builtin_def *qc_register_library_builtins(qc_vm *vm);
 
 /* Entity text as the original engines print it (qc_print_entity.c). */
 void qc_print_entity(qc_ctx *ctx, qc_entity e) QC_SAFE;

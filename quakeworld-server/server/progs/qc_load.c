@@ -328,7 +328,13 @@ qc_vm *qc_vm_load_memory(const void *bytes, size_t size, const char *name,
     if (!qc_decode(vm, raw, nst, &opt, err, errlen))
         goto fail;
     free(raw);
-    qc_register_library_builtins(vm);
+    raw = NULL;
+    const struct qc_builtin_def *refused = qc_register_library_builtins(vm);
+    if (refused) {
+        say(err, errlen, name, "the library's builtin #%d %s is refused (its number is out of "
+            "range or given twice)", refused->number, refused->name);
+        goto fail;
+    }
     return vm;
 fail:
     free(raw);
