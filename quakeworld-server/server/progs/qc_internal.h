@@ -138,10 +138,8 @@ enum qc_run_result qc_run_tm(qc_ctx *ctx, int exitdepth) QC_PURE;
 
 /* Pops frames down to exitdepth, restoring each one's saved locals (qc_exec.c). */
 void qc_unwind(qc_ctx *ctx, int exitdepth) QC_PURE;
-/* Records an error at the running instruction, with a backtrace. Returns QC_ERROR. */
-qc_status qc_fail(qc_ctx *ctx, qc_error_kind kind, const char *fmt, ...) QC_PURE
-    __attribute__((format(printf, 3, 4)));
-/* The same for the interpreter's own errors: the message says what `value` was. */
+/* Errors are recorded by qc_raise (qc_ctx.h: at the running instruction, with a backtrace),
+ * the interpreter's own ones by this, whose message says what `value` was. */
 void qc_fail_value(qc_ctx *ctx, qc_error_kind kind, int32_t value) QC_PURE;
 void qc_print(const qc_vm *vm, int developer, const char *text) QC_PURE;
 /* Tracing one instruction (traceon). */
@@ -156,6 +154,10 @@ int qc_name_index_find(const qc_name_index *ix, const qc_vm *vm, const char *nam
 int32_t qc_function_name_of(const qc_vm *vm, int i) QC_PURE;
 int32_t qc_field_name_of(const qc_vm *vm, int i) QC_PURE;
 int32_t qc_global_name_of(const qc_vm *vm, int i) QC_PURE;
+
+/* A load's or decode's error: "NAME: message" into err (nothing when err is NULL). */
+void qc_say(char *err, size_t errlen, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Decoding and classification (qc_decode.c): fills code, code_statement, global_class,
  * functions[].first; false with a message in err. */
