@@ -1,5 +1,5 @@
 /* What the benchmark programs share: their common options and --help (on the option engine,
- * cmdline/cmdline.h), and running N worker threads for a fixed time or a fixed amount of
+ * common/cmdline.h), and running N worker threads for a fixed time or a fixed amount of
  * work. */
 #ifndef BENCH_COMMON_H
 #define BENCH_COMMON_H

@@ -1,5 +1,5 @@
 /* qwsv's command line (see options.h): the table of options for the option engine
- * (cmdline/cmdline.h), the texts around it in --help, and the checks across options. */
+ * (common/cmdline.h), the texts around it in --help, and the checks across options. */
 #include "options.h"
 
 #include <math.h>

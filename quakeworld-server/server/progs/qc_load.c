@@ -2,7 +2,6 @@
  * anything reads it, so that a truncated, damaged or hostile file gets an error naming the
  * file and the problem, never a crash. The statements are checked and decoded in
  * qc_decode.c. */
-#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 
 #include "qc_internal.h"
 #include "qc_raw.h"
+#include "whole_file.h"
 
 #define QC_MAX_FILE_SIZE (64u << 20)
 #define QC_MAX_GLOBALS 65536       /* statement operands are 16-bit */
@@ -342,44 +342,13 @@ fail:
 
 qc_vm *qc_vm_load_file(const char *path, const qc_load_options *opt, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        qc_say(err, errlen, path, "cannot open: %s", strerror(errno));
+    char too_large[64];
+    snprintf(too_large, sizeof too_large, "larger than any progs.dat (limit %u bytes)",
+             QC_MAX_FILE_SIZE);
+    uint8_t *data;
+    size_t size;
+    if (!whole_file_read(path, QC_MAX_FILE_SIZE, too_large, &data, &size, err, errlen))
         return NULL;
-    }
-    uint8_t *data = NULL;
-    size_t size = 0, cap = 0;
-    for (;;) {
-        if (size == cap) {
-            if (cap > QC_MAX_FILE_SIZE) {
-                fclose(f);
-                free(data);
-                qc_say(err, errlen, path, "larger than any progs.dat (limit %u bytes)",
-                    QC_MAX_FILE_SIZE);
-                return NULL;
-            }
-            cap = cap ? cap * 2 : 65536;
-            uint8_t *more = realloc(data, cap);
-            if (!more) {
-                fclose(f);
-                free(data);
-                qc_say(err, errlen, path, "out of memory");
-                return NULL;
-            }
-            data = more;
-        }
-        size_t n = fread(data + size, 1, cap - size, f);
-        size += n;
-        if (n == 0)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(data);
-        qc_say(err, errlen, path, "read error");
-        return NULL;
-    }
     qc_vm *vm = qc_vm_load_memory(data, size, path, opt, err, errlen);
     free(data);
     return vm;

@@ -20,7 +20,7 @@ BUILT += $(SV_UNITS) $(QWCLIENT)
 # -fgnu-tm (TSan does not see inside transactions; the lock-based modes are what it checks).
 TSAN_QWSV := $(SV_TESTDIR)/qwsv-tsan
 TSAN_SRCS := $(SV_ALL_SRCS) $(wildcard $(PROTO)/*.c $(WORLD)/*.c $(SERVER)/progs/*.c) \
-             $(CMDLINE)/cmdline.c
+             $(wildcard $(COMMON)/*.c)
 $(TSAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/*/*.h $(PROTO)/*.h $(WORLD)/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -DQC_WITHOUT_TM -pthread \
