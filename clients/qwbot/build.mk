@@ -8,12 +8,12 @@ QWBOT_OBJS  := $(call objects,$(wildcard $(QWBOT)/*.c))
 QWBOT_TESTS := $(call programs,$(wildcard $(QWBOT)/tests/test_*.c))
 QWBOT_LDLIBS := -levent -lz -lm
 
-$(QWBOT_OBJS): CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"'
-$(QWBOT_PROG): $(QWBOT_OBJS) $(PROTO_LIB)
+$(QWBOT_OBJS): CFLAGS_PART := -I$(QWBOT) -I$(PROTO) $(COMMON_INCLUDE) -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"'
+$(QWBOT_PROG): $(QWBOT_OBJS) $(COMMON_OBJS) $(PROTO_LIB)
 $(QWBOT_PROG): private LDLIBS_PART := $(QWBOT_LDLIBS)
 # the unit tests link everything but main (test_parse feeds the bot protocol/tests/every_svc.h)
-$(QWBOT_TESTS): $(filter-out %/main.o,$(QWBOT_OBJS)) $(PROTO_LIB)
-$(QWBOT_TESTS): private CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests
+$(QWBOT_TESTS): $(filter-out %/main.o,$(QWBOT_OBJS)) $(COMMON_OBJS) $(PROTO_LIB)
+$(QWBOT_TESTS): private CFLAGS_PART := -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests $(COMMON_INCLUDE)
 $(QWBOT_TESTS): private LDLIBS_PART := -lcmocka $(QWBOT_LDLIBS)
 BUILT += $(QWBOT_OBJS) $(QWBOT_TESTS)
 
@@ -41,17 +41,17 @@ endef
 # qwbot and its unit tests with AddressSanitizer and UBSan (make check-asan): the plain sources,
 # with the protocol's.
 QWBOT_ASAN      := $(OBJ)/clients/qwbot/asan/qwbot
-QWBOT_ASAN_SRCS := $(wildcard $(QWBOT)/*.c) $(PROTO_SRCS)
+QWBOT_ASAN_SRCS := $(wildcard $(QWBOT)/*.c) $(PROTO_SRCS) $(wildcard $(COMMON)/*.c)
 QWBOT_SANITIZE  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
                    -fno-sanitize-recover=undefined
-$(QWBOT_ASAN): $(QWBOT_ASAN_SRCS) $(wildcard $(QWBOT)/*.h $(PROTO)/*.h)
+$(QWBOT_ASAN): $(QWBOT_ASAN_SRCS) $(wildcard $(QWBOT)/*.h $(PROTO)/*.h $(COMMON)/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) $(QWBOT_SANITIZE) -I$(QWBOT) -I$(PROTO) -I$(LIBTM_INCLUDE) \
+	$(CC) $(CSTD) $(WARN) $(QWBOT_SANITIZE) -I$(QWBOT) -I$(PROTO) -I$(LIBTM_INCLUDE) $(COMMON_INCLUDE) \
 	    -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"' $(QWBOT_ASAN_SRCS) -o $@ $(QWBOT_LDLIBS)
 QWBOT_ASAN_TESTS := $(patsubst $(OBJ)/clients/qwbot/tests/%,$(OBJ)/clients/qwbot/asan/%,$(QWBOT_TESTS))
 $(OBJ)/clients/qwbot/asan/test_%: $(QWBOT)/tests/test_%.c $(QWBOT_ASAN_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) $(QWBOT_SANITIZE) -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests -I$(LIBTM_INCLUDE) \
+	$(CC) $(CSTD) $(WARN) $(QWBOT_SANITIZE) -I$(QWBOT) -I$(PROTO) -I$(PROTO)/tests -I$(LIBTM_INCLUDE) $(COMMON_INCLUDE) \
 	    -DQWBOT_DEFAULT_CHKTBL='"$(QW_CHKTBL)"' $< $(filter-out %/main.c,$(QWBOT_ASAN_SRCS)) -o $@ \
 	    -lcmocka $(QWBOT_LDLIBS)
 

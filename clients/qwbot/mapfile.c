@@ -2,7 +2,6 @@
 #include "mapfile.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "qw_crc.h"
 #include "qw_map_checksum.h"
+#include "whole_file.h"
 
 static int is_file(const char *path)
 {
@@ -50,44 +50,12 @@ int qwbot_map_checksum(const char *basedir, const char *map, char *path, size_t 
                  basedir, basedir, basedir, basedir);
         return -1;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    uint8_t *data;
+    size_t len;
+    if (!whole_file_read(path, (size_t)1 << 30, "larger than 1 GiB, not a BSP29 map", &data, &len,
+                         err, errlen))
         return -1;
-    }
-    uint8_t *data = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 1 << 20;
-            if (cap > (size_t)1 << 30) {
-                snprintf(err, errlen, "%s: larger than 1 GiB, not a BSP29 map", path);
-                free(data);
-                fclose(f);
-                return -1;
-            }
-            uint8_t *d = realloc(data, cap);
-            if (!d) {
-                snprintf(err, errlen, "%s: out of memory", path);
-                free(data);
-                fclose(f);
-                return -1;
-            }
-            data = d;
-        }
-        size_t n = fread(data + len, 1, cap - len, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    int read_error = ferror(f);
-    fclose(f);
     uint32_t checksum;
-    if (read_error) {
-        snprintf(err, errlen, "%s: read error", path);
-        free(data);
-        return -1;
-    }
     if (len < 4 || data[0] != 29 || data[1] || data[2] || data[3]) {
         snprintf(err, errlen, "%s: not a BSP29 map (version word is not 29)", path);
         free(data);
@@ -115,14 +83,11 @@ long qwbot_model_crc(const char *map_path, const char *model)
     }
     size_t n = strlen(path);
     snprintf(path + n, sizeof path - n, "/progs/%s", model);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    uint8_t *data;
+    size_t len;
+    if (!whole_file_read(path, (size_t)1 << 20, "", &data, &len, NULL, 0))
         return -1;
-    static uint8_t data[1 << 20];
-    size_t len = fread(data, 1, sizeof data, f);
-    int too_big = fgetc(f) != EOF;
-    fclose(f);
-    if (too_big || len == 0)
-        return -1;
-    return qw_crc16(data, len);
+    long crc = len ? qw_crc16(data, len) : -1;
+    free(data);
+    return crc;
 }

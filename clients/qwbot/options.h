@@ -2,6 +2,7 @@
 #ifndef QWBOT_OPTIONS_H
 #define QWBOT_OPTIONS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -26,6 +27,7 @@ typedef struct qwbot_options {
     const char *chktbl;         /* sequence checksum table (NULL = default) */
     int verbose;                /* print server prints and per-bot lines */
     int progress;               /* -1 auto (tty), 0 off, 1 on */
+    bool interval_given;        /* -interval was on the command line */
 } qwbot_options;
 
 /* Parses argv. Returns 0 to run, 1 when --help was printed, -1 on a usage error (the message

@@ -1,6 +1,5 @@
 /* bank benchmark: threads transfer random amounts between random accounts, and now and then
  * sum all accounts in a read-only transaction; every sum must equal the initial total. */
-#include <getopt.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,50 +27,31 @@ struct bank_worker {
     unsigned long ops, totals, wrong_totals;
 } __attribute__((aligned(128)));
 
-static void usage(FILE *out, const char *program)
-{
-    fprintf(out,
-        "Usage: %s [OPTIONS]\n"
-        "Bank microbenchmark (%s build): threads transfer random amounts between random accounts;\n"
-        "periodically a read-only atomic block sums every account. Each operation is one atomic\n"
-        "block. Every sum, and the final one, must equal the initial total.\n"
-        "\n"
-        "  --accounts N      number of accounts (2..16777216, default 1024; --size is the same)\n"
-        "  --total-every N   one total-balance transaction per N operations of a thread\n"
-        "                    (default 100; 0 = transfers only)\n"
-        "  --threads N       worker threads (default 1%s)\n"
-        "  --duration S      seconds to run (default 1)\n"
-        "  --seed N          random seed (default 1)\n"
-        "  --test-verifier   instead of a run, check that the verifier catches a wrong total\n"
-        "  --help            this text\n"
-        "\n"
-        "Prints one parseable line (update = percent of operations that are transfers):\n"
-        "  structure=bank threads=.. update=.. size=.. ops=.. seconds=.. ops_per_s=.. sync=.. cpu_s=..\n"
-        "then a readable one. Exit status: 0 verified, %d bad usage, %d verification failed.\n",
-        program, BENCH_SYNC_NAME, BENCH_SYNC_MAX_THREADS == 1 ? ", the only choice here" : "",
-        BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
-}
-
-static bool own_option(void *options, int c, const char *arg, const char *program)
-{
-    struct bank_options *opt = options;
-    switch (c) {
-    case 'a': return bench_parse_count(program, "--accounts", arg, 2, 1ul << 24, &opt->accounts);
-    default: return bench_parse_count(program, "--total-every", arg, 0, 1ul << 30, &opt->total_every);
-    }
-}
+#define FIELD(f) CMDLINE_FIELD(struct bank_options, f)
+static const cmdline_option options[] = {
+    { "--accounts", "N", "number of accounts (2..16777216, default 1024; --size is the same)",
+      CMDLINE_WHOLE, FIELD(accounts), .aliases = "--size", .min = 2, .max = 1ul << 24,
+      .init = 1024 },
+    { "--total-every", "N", "one total-balance transaction per N operations of a thread\n"
+      "(default 100; 0 = transfers only)", CMDLINE_WHOLE, FIELD(total_every), .min = 0,
+      .max = 1ul << 30, .init = 100 },
+    BENCH_OPTION_THREADS(struct bank_options, "worker threads"),
+    BENCH_OPTION_DURATION(struct bank_options),
+    BENCH_OPTIONS_END(struct bank_options, "a wrong total"),
+};
 
 static bool parse_options(int argc, char **argv, const char *program, struct bank_options *opt)
 {
-    static const struct option longopts[] = {
-        { "accounts", required_argument, NULL, 'a' },
-        { "size", required_argument, NULL, 'a' },
-        { "total-every", required_argument, NULL, 'e' },
-        BENCH_RUN_LONGOPTS,
-        { NULL, 0, NULL, 0 },
+    const struct bench_cli cli = {
+        program, options, 20,
+        "Bank microbenchmark (" BENCH_SYNC_NAME " build): threads transfer random amounts "
+        "between random accounts;\n"
+        "periodically a read-only atomic block sums every account. Each operation is one atomic\n"
+        "block. Every sum, and the final one, must equal the initial total.\n",
+        "Prints one parseable line (update = percent of operations that are transfers):\n"
+        "  structure=bank threads=.. update=.. size=.. ops=.. seconds=.. ops_per_s=.. sync=.. cpu_s=..\n",
+        NULL,
     };
-    const struct bench_cli cli = { program, longopts, own_option, usage, NULL };
-    *opt = (struct bank_options){ .accounts = 1024, .total_every = 100 };
     return bench_parse_command_line(&cli, argc, argv, opt, &opt->run);
 }
 

@@ -1,9 +1,7 @@
-/* Option parsing and the timed thread runner shared by the benchmark programs. */
+/* The common command line and the timed thread runner shared by the benchmark programs. */
 #include "bench_common.h"
 
 #include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,111 +15,70 @@
 pthread_mutex_t bench_global_lock = PTHREAD_MUTEX_INITIALIZER;
 #endif
 
-bool bench_parse_count(const char *program, const char *option, const char *text,
-                       unsigned long min, unsigned long max, unsigned long *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long value = strtoull(text, &end, 10);
-    if (text[0] == '\0' || text[0] == '-' || *end != '\0' || errno || value < min || value > max) {
-        fprintf(stderr, "%s: %s '%s' is not a whole number from %lu to %lu\n",
-                program, option, text, min, max);
-        return false;
-    }
-    *out = (unsigned long)value;
-    return true;
-}
-
-bool bench_parse_seconds(const char *program, const char *option, const char *text, double *out)
-{
-    char *end;
-    errno = 0;
-    double value = strtod(text, &end);
-    if (text[0] == '\0' || *end != '\0' || errno || !(value > 0) || value > 3600) {
-        fprintf(stderr, "%s: %s '%s' is not a number of seconds above 0 and at most 3600\n",
-                program, option, text);
-        return false;
-    }
-    *out = value;
-    return true;
-}
-
-/* Rejects thread counts the build cannot run (the seq build is single-threaded). */
-static bool threads_supported(const char *program, unsigned long threads)
-{
-    if (threads <= BENCH_SYNC_MAX_THREADS)
-        return true;
-    fprintf(stderr, "%s: this is the %s build, which runs at most %u thread(s); use --threads %u "
-            "or the -tm / -mutex build\n", program, BENCH_SYNC_NAME, BENCH_SYNC_MAX_THREADS,
-            BENCH_SYNC_MAX_THREADS);
-    return false;
-}
-
-void bench_run_options_init(struct bench_run_options *run)
-{
-    *run = (struct bench_run_options){ .threads = 1, .duration = 1.0, .seed = 1 };
-}
-
-bool bench_parse_run_option(const char *program, int c, const char *arg, char **argv,
-                            struct bench_run_options *run)
-{
-    switch (c) {
-    case 't':
-        return bench_parse_count(program, "--threads", arg, 1, 1024, &run->threads)
-               && threads_supported(program, run->threads);
-    case 'd':
-        run->duration_given = true;
-        return bench_parse_seconds(program, "--duration", arg, &run->duration);
-    case 'r':
-        return bench_parse_count(program, "--seed", arg, 0, ULONG_MAX, &run->seed);
-    case 'V':
-        run->test_verifier = true;
-        return true;
-    default:
-        fprintf(stderr, "%s: unknown or incomplete option '%s'; see --help\n", program, argv[optind - 1]);
-        return false;
-    }
-}
-
-bool bench_no_arguments_left(const char *program, int argc, char **argv)
-{
-    if (optind < argc) {
-        fprintf(stderr, "%s: unexpected argument '%s'; see --help\n", program, argv[optind]);
-        return false;
-    }
-    return true;
-}
-
 const char *bench_program_name(const char *argv0)
 {
-    const char *slash = strrchr(argv0, '/');
-    return slash ? slash + 1 : argv0;
+    return cmdline_basename(argv0);
+}
+
+struct parse_state {
+    const struct bench_cli *cli;
+    struct bench_run_options *run;
+};
+
+static void usage_head(FILE *out, const cmdline_program *p)
+{
+    const struct parse_state *state = p->user;
+    fprintf(out, "Usage: %s [OPTIONS]\n%s\n", p->name, state->cli->about);
+}
+
+static void usage_tail(FILE *out, const cmdline_program *p)
+{
+    const struct parse_state *state = p->user;
+    fprintf(out, "\n%sthen a readable one. Exit status: 0 verified, %d bad usage, %d verification "
+            "failed.\n"
+            "The tm build runs on libtm; LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu runs it on GCC's\n"
+            "libitm instead.\n", state->cli->output, BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
+}
+
+/* --threads within what the build runs (the seq build is single-threaded); --duration given,
+ * and refused where the work is fixed. */
+static bool check_run_option(const cmdline_program *p, const cmdline_option *o,
+                             const char *value, void *target)
+{
+    (void)value;
+    (void)target;
+    const struct parse_state *state = p->user;
+    if (!strcmp(o->name, "--threads") && state->run->threads > BENCH_SYNC_MAX_THREADS) {
+        fprintf(stderr, "%s: this is the %s build, which runs at most %u thread(s); use --threads "
+                "%u or the -tm / -mutex build\n", p->name, BENCH_SYNC_NAME,
+                BENCH_SYNC_MAX_THREADS, BENCH_SYNC_MAX_THREADS);
+        return false;
+    }
+    if (!strcmp(o->name, "--duration")) {
+        state->run->duration_given = true;
+        if (state->cli->fixed_work) {
+            fprintf(stderr, "%s: --duration does not apply: the benchmark does a fixed amount of "
+                    "work (%s) and reports the time it took\n", p->name, state->cli->fixed_work);
+            return false;
+        }
+    }
+    return true;
 }
 
 bool bench_parse_command_line(const struct bench_cli *cli, int argc, char **argv, void *opt,
                               struct bench_run_options *run)
 {
-    bench_run_options_init(run);
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", cli->longopts, NULL)) != -1) {
-        bool ok;
-        if (c == 'h') {
-            cli->usage(stdout, cli->program);
-            exit(0);
-        } else if (c == 'd' && cli->fixed_work) {
-            fprintf(stderr, "%s: --duration does not apply: the benchmark does a fixed amount of "
-                    "work (%s) and reports the time it took\n", cli->program, cli->fixed_work);
-            ok = false;
-        } else if (c > 0 && strchr("tdrV?:", c)) {
-            ok = bench_parse_run_option(cli->program, c, optarg, argv, run);
-        } else {
-            ok = cli->own_option(opt, c, optarg, cli->program);
-        }
-        if (!ok)
-            return false;
-    }
-    if (!bench_no_arguments_left(cli->program, argc, argv))
+    struct parse_state state = { cli, run };
+    const cmdline_program program = {
+        .name = cli->program, .options = cli->options, .column = cli->column, .gnu = true,
+        .usage_head = usage_head, .usage_tail = usage_tail, .applied = check_run_option,
+        .user = &state,
+    };
+    *run = (struct bench_run_options){ 0 };
+    cmdline_result r = cmdline_parse(&program, argc, argv, opt);
+    if (r == CMDLINE_DONE)
+        exit(0);
+    if (r == CMDLINE_BAD)
         return false;
     if (cli->fixed_work)
         run->duration = 0;

@@ -1,23 +1,20 @@
-/* What the benchmark programs share: option parsing with clear errors, and running N
- * worker threads for a fixed time or a fixed amount of work. */
+/* What the benchmark programs share: their common options and --help (on the option engine,
+ * common/cmdline.h), and running N worker threads for a fixed time or a fixed amount of
+ * work. */
 #ifndef BENCH_COMMON_H
 #define BENCH_COMMON_H
 
-#include <getopt.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bench_sync.h"
+#include "cmdline.h"
+
 #define BENCH_EXIT_USAGE 2   /* bad command line */
 #define BENCH_EXIT_BROKEN 3  /* the data structure failed verification */
-
-/* Parses text as a whole number in [min, max]; on error prints which option was wrong and
- * what is accepted, and returns false. */
-bool bench_parse_count(const char *program, const char *option, const char *text,
-                       unsigned long min, unsigned long max, unsigned long *out);
-/* Parses a duration in seconds, 0 < value <= 3600. */
-bool bench_parse_seconds(const char *program, const char *option, const char *text, double *out);
 
 /* The options every benchmark program takes, besides its own. */
 struct bench_run_options {
@@ -27,41 +24,52 @@ struct bench_run_options {
     unsigned long seed;
     bool test_verifier;
 };
-/* Their getopt_long entries (the short codes are taken: t, d, r, V, h). */
-#define BENCH_RUN_LONGOPTS                              \
-    { "threads", required_argument, NULL, 't' },        \
-    { "duration", required_argument, NULL, 'd' },       \
-    { "seed", required_argument, NULL, 'r' },           \
-    { "test-verifier", no_argument, NULL, 'V' },        \
-    { "help", no_argument, NULL, 'h' }
 
-/* 1 thread, 1 second, seed 1. */
-void bench_run_options_init(struct bench_run_options *run);
-/* Takes getopt_long's answer c for a common option (--help excepted: the program prints its
- * own usage) or reports c as unknown; returns false after printing what was wrong. */
-bool bench_parse_run_option(const char *program, int c, const char *arg, char **argv,
-                            struct bench_run_options *run);
-/* After the options: rejects stray arguments. */
-bool bench_no_arguments_left(const char *program, int argc, char **argv);
+#if BENCH_SYNC_MAX_THREADS == 1
+#define BENCH_THREADS_NOTE ", the only choice here"
+#else
+#define BENCH_THREADS_NOTE ""
+#endif
+/* The common options' entries in a program's table (cmdline.h), for its options struct T
+ * with the member `struct bench_run_options run`; each program lists them where its --help
+ * shows them. */
+#define BENCH_OPTION_THREADS(T, what)                                                        \
+    { "--threads", "N", what " (default 1" BENCH_THREADS_NOTE ")", CMDLINE_WHOLE,              \
+      CMDLINE_FIELD(T, run.threads), .min = 1, .max = 1024, .init = 1 }
+#define BENCH_OPTION_DURATION(T)                                                             \
+    { "--duration", "S", "seconds to run (default 1)", CMDLINE_REAL, CMDLINE_FIELD(T, run.duration), .lo = 0,          \
+      .lo_open = true, .hi = 3600, .init = 1,                                                  \
+      .needs = "a number of seconds above 0 and at most 3600" }
+/* A fixed-work program's --duration: any value, refused as not applying (not listed). */
+#define BENCH_OPTION_NO_DURATION { "--duration", "S", NULL, CMDLINE_TEXT, .type = CMDLINE_NONE }
+#define BENCH_OPTION_SEED(T)                                                                 \
+    { "--seed", "N", "random seed (default 1)", CMDLINE_WHOLE, CMDLINE_FIELD(T, run.seed),     \
+      .min = 0, .max = ULONG_MAX, .init = 1 }
+#define BENCH_OPTION_VERIFIER(T, catches)                                                    \
+    { "--test-verifier", NULL, "instead of a run, check that the verifier catches " catches,   \
+      CMDLINE_FLAG, CMDLINE_FIELD(T, run.test_verifier) }
+#define BENCH_OPTION_HELP { "--help", NULL, "this text", CMDLINE_HELP, .aliases = "-h" }
+/* What ends every table: --seed, --test-verifier, --help and the end mark. */
+#define BENCH_OPTIONS_END(T, catches) \
+    BENCH_OPTION_SEED(T), BENCH_OPTION_VERIFIER(T, catches), BENCH_OPTION_HELP, { NULL }
 
-/* A benchmark program's command line: its name (argv[0] without the directories), its own
- * options, and what --help prints. */
+/* A benchmark program's command line: its name (argv[0] without the directories), its
+ * options, and the texts of --help around them. */
 struct bench_cli {
     const char *program;
-    const struct option *longopts;  /* its own, then BENCH_RUN_LONGOPTS and the zero entry */
-    /* takes getopt_long's code c of one of its own options (c is none of t, d, r, V, h);
-     * false after printing what was wrong */
-    bool (*own_option)(void *opt, int c, const char *arg, const char *program);
-    void (*usage)(FILE *out, const char *program);
+    const cmdline_option *options;  /* ends with {NULL} */
+    int column;                     /* where an option's text starts in --help */
+    const char *about;              /* after "Usage: PROGRAM [OPTIONS]" */
+    /* what it prints, up to "then a readable one. Exit status: ..." */
+    const char *output;
     /* NULL: the program runs for --duration; else it does a fixed amount of work, set by
      * these options (named when --duration is refused), and run.duration becomes 0 */
     const char *fixed_work;
 };
 /* argv[0] without the directories: how the programs name themselves in messages. */
 const char *bench_program_name(const char *argv0);
-/* Parses argv into opt (the program's own options, defaults set by the caller) and run
- * (bench_run_options_init's defaults, then the common options); --help prints the usage and
- * exits 0. False after printing what was wrong. */
+/* Parses argv into opt (the table's defaults first; run is opt's member `run`); --help prints
+ * the usage and exits 0. False after printing what was wrong. */
 bool bench_parse_command_line(const struct bench_cli *cli, int argc, char **argv, void *opt,
                               struct bench_run_options *run);
 /* --test-verifier's last line, "NAME verifier: FAILED" or "NAME verifier: " and `caught`, and the exit

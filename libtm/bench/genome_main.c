@@ -2,7 +2,6 @@
  * link the unique ones by overlap (genome.h); every insert, index entry and link is one atomic
  * block. A fixed amount of work: the figure is the time to completion. Afterwards the chain
  * must spell the gene. */
-#include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -47,11 +46,27 @@ struct genome_worker {
     unsigned long transactions, inserted, indexed, linked;
 } __attribute__((aligned(128)));
 
-static void usage(FILE *out, const char *program)
+#define FIELD(f) CMDLINE_FIELD(struct genome_options, f)
+static const cmdline_option options[] = {
+    { "--gene-length", "N", "bases of the gene (256..67108864, default 65536)", CMDLINE_WHOLE,
+      FIELD(gene_length), .min = 256, .max = 1ul << 26, .init = 65536 },
+    { "--segment-length", "N", "bases per segment (8..{max}, default 32; long enough that no two\n"
+      "stretches of the gene can be mistaken for each other)", CMDLINE_WHOLE,
+      FIELD(segment_length), .min = 8, .max = MAX_SEGMENT_LENGTH, .init = 32 },
+    { "--segments", "N", "segments drawn at random starts (1..268435456, default 1048576);\n"
+      "a few more are added so that every gap of the gene is covered", CMDLINE_WHOLE,
+      FIELD(segments), .min = 1, .max = 1ul << 28, .init = 1048576 },
+    BENCH_OPTION_THREADS(struct genome_options, "worker threads"),
+    BENCH_OPTION_NO_DURATION,
+    BENCH_OPTIONS_END(struct genome_options, "damage"),
+};
+
+static bool parse_options(int argc, char **argv, const char *program, struct genome_options *opt)
 {
-    fprintf(out,
-        "Usage: %s [OPTIONS]\n"
-        "Genome-assembly benchmark (%s build): a random gene over a, c, g, t is cut into\n"
+    const struct bench_cli cli = {
+        program, options, 22,
+        "Genome-assembly benchmark (" BENCH_SYNC_NAME " build): a random gene over a, c, g, t "
+        "is cut into\n"
         "overlapping segments at random starts, most of them duplicates. Threads then\n"
         "  1. insert every segment into a shared hash set of unique segments, one atomic block\n"
         "     per segment (hashed outside; inside, the bucket's segments are compared byte by\n"
@@ -61,52 +76,13 @@ static void usage(FILE *out, const char *program)
         "     then link each segment without successor to one whose first k bases equal its\n"
         "     last k (one atomic block each; chain ends are kept so that no link closes a cycle).\n"
         "A fixed amount of work: the figure is the time to completion. Afterwards the set must\n"
-        "hold exactly the distinct segments and their chain must spell the gene.\n"
-        "\n"
-        "  --gene-length N     bases of the gene (256..67108864, default 65536)\n"
-        "  --segment-length N  bases per segment (8..%d, default 32; long enough that no two\n"
-        "                      stretches of the gene can be mistaken for each other)\n"
-        "  --segments N        segments drawn at random starts (1..268435456, default 1048576);\n"
-        "                      a few more are added so that every gap of the gene is covered\n"
-        "  --threads N         worker threads (default 1%s)\n"
-        "  --seed N            random seed (default 1)\n"
-        "  --test-verifier     instead of a run, check that the verifier catches damage\n"
-        "  --help              this text\n"
-        "\n"
+        "hold exactly the distinct segments and their chain must spell the gene.\n",
         "Prints one parseable line (ops = atomic blocks run; update = percent of them that\n"
         "wrote; size = gene length):\n"
         "  structure=genome threads=.. update=.. size=.. ops=.. seconds=.. ops_per_s=.. sync=..\n"
-        "  cpu_s=.. segments=.. segment_length=.. unique=..\n"
-        "then a readable one. Exit status: 0 verified, %d bad usage, %d verification failed.\n"
-        "The tm build runs on libtm; LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu runs it on GCC's\n"
-        "libitm instead.\n",
-        program, BENCH_SYNC_NAME, MAX_SEGMENT_LENGTH,
-        BENCH_SYNC_MAX_THREADS == 1 ? ", the only choice here" : "",
-        BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
-}
-
-static bool own_option(void *options, int c, const char *arg, const char *program)
-{
-    struct genome_options *opt = options;
-    switch (c) {
-    case 'g': return bench_parse_count(program, "--gene-length", arg, 256, 1ul << 26, &opt->gene_length);
-    case 'l': return bench_parse_count(program, "--segment-length", arg, 8, MAX_SEGMENT_LENGTH, &opt->segment_length);
-    default: return bench_parse_count(program, "--segments", arg, 1, 1ul << 28, &opt->segments);
-    }
-}
-
-static bool parse_options(int argc, char **argv, const char *program, struct genome_options *opt)
-{
-    static const struct option longopts[] = {
-        { "gene-length", required_argument, NULL, 'g' },
-        { "segment-length", required_argument, NULL, 'l' },
-        { "segments", required_argument, NULL, 'n' },
-        BENCH_RUN_LONGOPTS,
-        { NULL, 0, NULL, 0 },
+        "  cpu_s=.. segments=.. segment_length=.. unique=..\n",
+        "--segments",
     };
-    const struct bench_cli cli = { program, longopts, own_option, usage, "--segments" };
-    *opt = (struct genome_options){ .gene_length = 65536, .segment_length = 32,
-                                    .segments = 1048576 };
     if (!bench_parse_command_line(&cli, argc, argv, opt, &opt->run))
         return false;
     size_t shortest = genome_min_segment_length(opt->gene_length, MAX_SEGMENT_LENGTH);

@@ -1,7 +1,6 @@
 /* graph benchmark: threads build a large weighted graph's adjacency arrays from random edges
  * (graph.h), one tiny atomic block per edge and step. A fixed amount of work: the figure is
  * the time to completion. Afterwards every vertex is checked against the input edges. */
-#include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -33,55 +32,35 @@ struct graph_worker {
     unsigned long transactions, lost;
 } __attribute__((aligned(128)));
 
-static void usage(FILE *out, const char *program)
+#define FIELD(f) CMDLINE_FIELD(struct graph_options, f)
+static const cmdline_option options[] = {
+    { "--scale", "K", "2^K vertices (8..26, default 18)", CMDLINE_WHOLE, FIELD(scale), .min = 8,
+      .max = 26, .init = 18 },
+    { "--edge-factor", "F", "edges per vertex (1..64, default 8)", CMDLINE_WHOLE,
+      FIELD(edge_factor), .min = 1, .max = 64, .init = 8 },
+    BENCH_OPTION_THREADS(struct graph_options, "worker threads"),
+    BENCH_OPTION_NO_DURATION,
+    BENCH_OPTIONS_END(struct graph_options, "damage"),
+};
+
+static bool parse_options(int argc, char **argv, const char *program, struct graph_options *opt)
 {
-    fprintf(out,
-        "Usage: %s [OPTIONS]\n"
-        "Graph-construction benchmark (%s build): a directed, weighted multigraph of 2^scale\n"
+    const struct bench_cli cli = {
+        program, options, 22,
+        "Graph-construction benchmark (" BENCH_SYNC_NAME " build): a directed, weighted "
+        "multigraph of 2^scale\n"
         "vertices and edge-factor x 2^scale random edges is built into adjacency arrays. Each\n"
         "thread takes a share of the edges and\n"
         "  1. counts out-degrees, one tiny atomic block per edge;\n"
         "  2. with the others, turns degrees into offsets (prefix sums, no transactions);\n"
         "  3. places each edge into its source's array, one tiny atomic block per edge.\n"
         "Memory-bound, low conflict, little time inside transactions. A fixed amount of work:\n"
-        "the figure is the time to completion. Every vertex is verified afterwards.\n"
-        "\n"
-        "  --scale K           2^K vertices (8..26, default 18)\n"
-        "  --edge-factor F     edges per vertex (1..64, default 8)\n"
-        "  --threads N         worker threads (default 1%s)\n"
-        "  --seed N            random seed (default 1)\n"
-        "  --test-verifier     instead of a run, check that the verifier catches damage\n"
-        "  --help              this text\n"
-        "\n"
+        "the figure is the time to completion. Every vertex is verified afterwards.\n",
         "Prints one parseable line (ops = atomic blocks run, all of them write; size = vertices):\n"
         "  structure=graph threads=.. update=100 size=.. ops=.. seconds=.. ops_per_s=.. sync=..\n"
-        "  cpu_s=.. edges=..\n"
-        "then a readable one. Exit status: 0 verified, %d bad usage, %d verification failed.\n"
-        "The tm build runs on libtm; LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu runs it on GCC's\n"
-        "libitm instead.\n",
-        program, BENCH_SYNC_NAME, BENCH_SYNC_MAX_THREADS == 1 ? ", the only choice here" : "",
-        BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
-}
-
-static bool own_option(void *options, int c, const char *arg, const char *program)
-{
-    struct graph_options *opt = options;
-    switch (c) {
-    case 's': return bench_parse_count(program, "--scale", arg, 8, 26, &opt->scale);
-    default: return bench_parse_count(program, "--edge-factor", arg, 1, 64, &opt->edge_factor);
-    }
-}
-
-static bool parse_options(int argc, char **argv, const char *program, struct graph_options *opt)
-{
-    static const struct option longopts[] = {
-        { "scale", required_argument, NULL, 's' },
-        { "edge-factor", required_argument, NULL, 'f' },
-        BENCH_RUN_LONGOPTS,
-        { NULL, 0, NULL, 0 },
+        "  cpu_s=.. edges=..\n",
+        "--scale, --edge-factor",
     };
-    const struct bench_cli cli = { program, longopts, own_option, usage, "--scale, --edge-factor" };
-    *opt = (struct graph_options){ .scale = 18, .edge_factor = 8 };
     return bench_parse_command_line(&cli, argc, argv, opt, &opt->run);
 }
 

@@ -1,6 +1,5 @@
 /* intset benchmark: threads run random lookups, inserts and removes on one shared integer set;
  * every operation is one atomic block. Afterwards the set is verified. */
-#include <getopt.h>
 #if defined(BENCH_SYNC_TM)
 #include <dlfcn.h>
 #include <libtm.h>
@@ -35,74 +34,54 @@ struct intset_worker {
     unsigned long ops, inserted, removed, found;
 } __attribute__((aligned(128)));
 
-static void usage(FILE *out, const char *program)
+/* --structure and --size-counter: names of intset.c's and size_counter.c's own lists. */
+static bool take_structure(const cmdline_option *o, const char *value, void *target)
 {
-    fprintf(out,
-        "Usage: %s [OPTIONS]\n"
-        "Integer-set microbenchmark (%s build): threads look up, insert and remove random keys in\n"
-        "one shared set; each operation is one atomic block. The set is verified afterwards.\n"
-        "\n"
-        "  --structure NAME  rbtree (default), skiplist, list or hashset\n"
-        "  --size N          initial elements; keys are drawn from 0..2N-1 so the size stays\n"
-        "                    stable (default 4096, list 256)\n"
-        "  --update PCT      percent of operations that update, half inserts, half removes\n"
-        "                    (0..100, default 20)\n"
-        "  --size-counter M  inserts and removes also keep one shared count of the elements\n"
-        "                    (an insert takes it first, as an allocator takes a slot, and gives\n"
-        "                    it back if the key was there): the conflict hot spot of a size\n"
-        "                    field, updated flat (in the operation's transaction), closed (in a\n"
-        "                    nested one that may cancel) or open (libtm_open: committed at\n"
-        "                    once, compensated if the operation rolls back; libtm only);\n"
-        "                    default none\n"
-        "  --threads N       worker threads (default 1%s)\n"
-        "  --duration S      seconds to run (default 1)\n"
-        "  --seed N          random seed (default 1)\n"
-        "  --test-verifier   instead of a run, check that the verifier catches damaged sets\n"
-        "  --help            this text\n"
-        "\n"
-        "Prints one parseable line:\n"
-        "  structure=.. threads=.. update=.. size=.. ops=.. seconds=.. ops_per_s=.. sync=.. cpu_s=..\n"
-        "(with --size-counter also size_counter=.. and, on libtm, aborts=.., every rollback of\n"
-        "every level) then a readable one. Exit status: 0 verified, %d bad usage, %d verification failed.\n"
-        "The tm build runs on libtm; LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu runs it on GCC's\n"
-        "libitm instead.\n",
-        program, BENCH_SYNC_NAME, BENCH_SYNC_MAX_THREADS == 1 ? ", the only choice here" : "",
-        BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
+    (void)o;
+    return intset_kind_from_name(value, &((struct intset_options *)target)->kind);
 }
 
-static bool own_option(void *options, int c, const char *arg, const char *program)
+static bool take_size_counter(const cmdline_option *o, const char *value, void *target)
 {
-    struct intset_options *opt = options;
-    switch (c) {
-    case 's':
-        if (intset_kind_from_name(arg, &opt->kind))
-            return true;
-        fprintf(stderr, "%s: --structure '%s' is unknown; use rbtree, skiplist, list or hashset\n",
-                program, arg);
-        return false;
-    case 'n': return bench_parse_count(program, "--size", arg, 1, 1ul << 24, &opt->size);
-    case 'u': return bench_parse_count(program, "--update", arg, 0, 100, &opt->update);
-    default:
-        if (size_counter_mode_from_name(arg, &opt->size_counter))
-            return true;
-        fprintf(stderr, "%s: --size-counter '%s' is unknown; use none, flat, closed or open\n",
-                program, arg);
-        return false;
-    }
+    (void)o;
+    return size_counter_mode_from_name(value, &((struct intset_options *)target)->size_counter);
 }
+
+#define FIELD(f) CMDLINE_FIELD(struct intset_options, f)
+static const cmdline_option options[] = {
+    { "--structure", "NAME", "rbtree (default), skiplist, list or hashset", CMDLINE_CALL,
+      .call = take_structure, .needs = "one of rbtree, skiplist, list or hashset" },
+    { "--size", "N", "initial elements; keys are drawn from 0..2N-1 so the size stays\n"
+      "stable (default 4096, list 256)", CMDLINE_WHOLE, FIELD(size), .min = 1, .max = 1ul << 24 },
+    { "--update", "PCT", "percent of operations that update, half inserts, half removes\n"
+      "(0..100, default 20)", CMDLINE_WHOLE, FIELD(update), .min = 0, .max = 100, .init = 20 },
+    { "--size-counter", "M", "inserts and removes also keep one shared count of the elements\n"
+      "(an insert takes it first, as an allocator takes a slot, and gives\n"
+      "it back if the key was there): the conflict hot spot of a size\n"
+      "field, updated flat (in the operation's transaction), closed (in a\n"
+      "nested one that may cancel) or open (libtm_open: committed at\n"
+      "once, compensated if the operation rolls back; libtm only);\n"
+      "default none", CMDLINE_CALL, .call = take_size_counter,
+      .needs = "one of none, flat, closed or open" },
+    BENCH_OPTION_THREADS(struct intset_options, "worker threads"),
+    BENCH_OPTION_DURATION(struct intset_options),
+    BENCH_OPTIONS_END(struct intset_options, "damaged sets"),
+};
 
 static bool parse_options(int argc, char **argv, const char *program, struct intset_options *opt)
 {
-    static const struct option longopts[] = {
-        { "structure", required_argument, NULL, 's' },
-        { "size", required_argument, NULL, 'n' },
-        { "update", required_argument, NULL, 'u' },
-        { "size-counter", required_argument, NULL, 'c' },
-        BENCH_RUN_LONGOPTS,
-        { NULL, 0, NULL, 0 },
+    const struct bench_cli cli = {
+        program, options, 20,
+        "Integer-set microbenchmark (" BENCH_SYNC_NAME " build): threads look up, insert and "
+        "remove random keys in\n"
+        "one shared set; each operation is one atomic block. The set is verified afterwards.\n",
+        "Prints one parseable line:\n"
+        "  structure=.. threads=.. update=.. size=.. ops=.. seconds=.. ops_per_s=.. sync=.. cpu_s=..\n"
+        "(with --size-counter also size_counter=.. and, on libtm, aborts=.., every rollback of\n"
+        "every level) ",
+        NULL,
     };
-    const struct bench_cli cli = { program, longopts, own_option, usage, NULL };
-    *opt = (struct intset_options){ .kind = INTSET_RBTREE, .size = 0, .update = 20 };
+    *opt = (struct intset_options){ .kind = INTSET_RBTREE };
     if (!bench_parse_command_line(&cli, argc, argv, opt, &opt->run))
         return false;
     if (opt->size == 0)

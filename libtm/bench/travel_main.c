@@ -1,7 +1,6 @@
 /* travel benchmark: client threads make reservations, delete customers and update the offer
  * tables of a travel agency; every transaction is one atomic block. Runs for a time or for a
  * fixed number of transactions (time to completion); afterwards the tables are verified. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -34,70 +33,45 @@ struct travel_worker {
     struct travel_totals sum;
 } __attribute__((aligned(128)));
 
-static void usage(FILE *out, const char *program)
+#define FIELD(f) CMDLINE_FIELD(struct travel_options, f)
+static const cmdline_option options[] = {
+    { "--relations", "N", "offers per table and initial customers (16..4194304, default 16384)",
+      CMDLINE_WHOLE, FIELD(relations), .min = 16, .max = 1ul << 22, .init = 16384 },
+    { "--queries-per-tx", "N", "offers queried per table by a reservation, and offers changed by\n"
+      "a table update (1..100, default 6; --queries is the same)", CMDLINE_WHOLE, FIELD(queries),
+      .aliases = "--queries", .min = 1, .max = 100, .init = 6 },
+    { "--query-range", "PCT", "ids come from the lowest PCT % of the relations (1..100, default\n"
+      "60); smaller means more contention", CMDLINE_WHOLE, FIELD(query_range), .min = 1,
+      .max = 100, .init = 60 },
+    { "--user", "PCT", "percent of transactions that are reservations (0..100, default\n"
+      "90); the rest are half customer deletions, half table updates", CMDLINE_WHOLE,
+      FIELD(user), .min = 0, .max = 100, .init = 90 },
+    BENCH_OPTION_THREADS(struct travel_options, "client threads"),
+    BENCH_OPTION_DURATION(struct travel_options),
+    { "--transactions", "N", "instead of a duration, run N transactions in all (split over the\n"
+      "threads) and report the time to completion", CMDLINE_WHOLE, FIELD(transactions),
+      .min = 1, .max = 1ul << 40 },
+    BENCH_OPTIONS_END(struct travel_options, "damaged tables"),
+};
+
+static bool parse_options(int argc, char **argv, const char *program, struct travel_options *opt)
 {
-    fprintf(out,
-        "Usage: %s [OPTIONS]\n"
-        "Travel-reservation benchmark (%s build): tables of cars, flights and rooms (id ->\n"
+    const struct bench_cli cli = {
+        program, options, 22,
+        "Travel-reservation benchmark (" BENCH_SYNC_NAME " build): tables of cars, flights and "
+        "rooms (id ->\n"
         "capacity, bookings, price) and of customers (id -> bookings), each a red-black tree.\n"
         "Client threads run three kinds of transaction, each one atomic block:\n"
         "  reservation      query --queries-per-tx random offers of every table, book the\n"
         "                   dearest free one of each for a random customer (read-mostly)\n"
         "  delete customer  cancel all of a random customer's bookings, remove the customer\n"
         "  update tables    --queries-per-tx times add or withdraw capacity of a random offer\n"
-        "The tables are verified afterwards.\n"
-        "\n"
-        "  --relations N       offers per table and initial customers (16..4194304, default 16384)\n"
-        "  --queries-per-tx N  offers queried per table by a reservation, and offers changed by\n"
-        "                      a table update (1..100, default 6; --queries is the same)\n"
-        "  --query-range PCT   ids come from the lowest PCT %% of the relations (1..100, default\n"
-        "                      60); smaller means more contention\n"
-        "  --user PCT          percent of transactions that are reservations (0..100, default\n"
-        "                      90); the rest are half customer deletions, half table updates\n"
-        "  --threads N         client threads (default 1%s)\n"
-        "  --duration S        seconds to run (default 1)\n"
-        "  --transactions N    instead of a duration, run N transactions in all (split over the\n"
-        "                      threads) and report the time to completion\n"
-        "  --seed N            random seed (default 1)\n"
-        "  --test-verifier     instead of a run, check that the verifier catches damaged tables\n"
-        "  --help              this text\n"
-        "\n"
+        "The tables are verified afterwards.\n",
         "Prints one parseable line (update = 100 - user: the share of deletions and updates):\n"
         "  structure=travel threads=.. update=.. size=.. ops=.. seconds=.. ops_per_s=.. sync=..\n"
-        "  cpu_s=.. queries=.. query_range=..\n"
-        "then a readable one. Exit status: 0 verified, %d bad usage, %d verification failed.\n"
-        "The tm build runs on libtm; LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu runs it on GCC's\n"
-        "libitm instead.\n",
-        program, BENCH_SYNC_NAME, BENCH_SYNC_MAX_THREADS == 1 ? ", the only choice here" : "",
-        BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
-}
-
-static bool own_option(void *options, int c, const char *arg, const char *program)
-{
-    struct travel_options *opt = options;
-    switch (c) {
-    case 'n': return bench_parse_count(program, "--relations", arg, 16, 1ul << 22, &opt->relations);
-    case 'q': return bench_parse_count(program, "--queries-per-tx", arg, 1, 100, &opt->queries);
-    case 'g': return bench_parse_count(program, "--query-range", arg, 1, 100, &opt->query_range);
-    case 'u': return bench_parse_count(program, "--user", arg, 0, 100, &opt->user);
-    default: return bench_parse_count(program, "--transactions", arg, 1, 1ul << 40, &opt->transactions);
-    }
-}
-
-static bool parse_options(int argc, char **argv, const char *program, struct travel_options *opt)
-{
-    static const struct option longopts[] = {
-        { "relations", required_argument, NULL, 'n' },
-        { "queries-per-tx", required_argument, NULL, 'q' },
-        { "queries", required_argument, NULL, 'q' },
-        { "query-range", required_argument, NULL, 'g' },
-        { "user", required_argument, NULL, 'u' },
-        { "transactions", required_argument, NULL, 'x' },
-        BENCH_RUN_LONGOPTS,
-        { NULL, 0, NULL, 0 },
+        "  cpu_s=.. queries=.. query_range=..\n",
+        NULL,
     };
-    const struct bench_cli cli = { program, longopts, own_option, usage, NULL };
-    *opt = (struct travel_options){ .relations = 16384, .queries = 6, .query_range = 60, .user = 90 };
     if (!bench_parse_command_line(&cli, argc, argv, opt, &opt->run))
         return false;
     if (opt->run.duration_given && opt->transactions) {

@@ -4,13 +4,14 @@
 #include "bsp.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "cmdline.h"
 
 /* What the command line asks for. */
 typedef struct command_line {
@@ -21,207 +22,103 @@ typedef struct command_line {
     qwmg_box extra[QWMG_MAX_BOXES];
 } command_line;
 
-typedef enum option_kind {
-    OPT_HELP,  /* prints --help */
-    OPT_TEXT,  /* a string */
-    OPT_FLAG,  /* sets an int to 1 */
-    OPT_FLOAT, /* a number from lo to hi, stored as a float */
-    OPT_INT,   /* ... as an int */
-    OPT_UINT,  /* ... as an unsigned */
-    OPT_BOX,   /* X1,Y1,Z1,X2,Y2,Z2: one more of the extra boxes, of `contents` */
-} option_kind;
+#define FIELD(f) CMDLINE_FIELD(command_line, f)
+#define WHOLE(f, lo, hi) CMDLINE_WHOLE, FIELD(f), .min = lo, .max = hi
+#define BOX(kind) CMDLINE_CALL, .call = take_box, .init = kind, \
+    .needs = "six comma-separated numbers X1,Y1,Z1,X2,Y2,Z2"
 
-/* One option: its long name (--NAME), its letter (-L) if any, what follows it, its --help
- * lines (NULL: not listed), and what it sets. One table drives getopt_long, --help and the
- * messages about a bad value. */
-typedef struct option_spec {
-    const char *name;
-    char letter;
-    const char *value;
-    const char *help;
-    option_kind kind;
-    size_t field;                    /* offsetof(command_line, what it sets) */
-    double lo, hi;
-    int contents;                    /* OPT_BOX */
-} option_spec;
+/* --box, --water, --slime, --lava: one more of the extra boxes, of the contents in init. */
+static bool take_box(const cmdline_option *o, const char *value, void *target)
+{
+    command_line *cl = target;
+    if (cl->num_extra >= QWMG_MAX_BOXES)
+        return false;
+    qwmg_box *b = &cl->extra[cl->num_extra];
+    if (sscanf(value, "%f,%f,%f,%f,%f,%f", &b->mins[0], &b->mins[1], &b->mins[2], &b->maxs[0],
+               &b->maxs[1], &b->maxs[2]) != 6)
+        return false;
+    b->contents = (int)o->init;
+    cl->num_extra++;
+    return true;
+}
 
-#define FIELD(f) .field = offsetof(command_line, f)
-
-static const option_spec options[] = {
-    {"output", 'o', "FILE", "map to write, e.g. DIR/id1/maps/arena.bsp (folders are created)",
-     OPT_TEXT, FIELD(output)},
-    {"size", 0, "N", "room width and depth in units (default 1024, 256..7680)", OPT_FLOAT,
-     FIELD(arena.size), 256, 7680},
-    {"height", 0, "N", "room height (default 256, 128..4000)", OPT_FLOAT, FIELD(arena.height),
-     128, 4000},
-    {"pillars", 0, "N", "floor-to-ceiling pillars, 64..128 wide (default 4)", OPT_INT,
-     FIELD(arena.pillars), 0, QWMG_MAX_BOXES},
-    {"crates", 0, "N", "crates on the floor, 32..64 wide (default 6)", OPT_INT,
-     FIELD(arena.crates), 0, QWMG_MAX_BOXES},
-    {"spawns", 0, "N", "info_player_deathmatch spawn points (default 8)", OPT_INT,
-     FIELD(arena.spawns), 1, 64},
-    {"items", 0, "LIST", "comma-separated item classnames, one of each listed (default\n"
+static const cmdline_option options[] = {
+    {"--output", "FILE", "map to write, e.g. DIR/id1/maps/arena.bsp (folders are created)",
+     CMDLINE_TEXT, FIELD(output), .aliases = "-o"},
+    {"--size", "N", "room width and depth in units (default 1024, 256..7680)", CMDLINE_REAL,
+     FIELD(arena.size), .lo = 256, .hi = 7680, .no_default = true},
+    {"--height", "N", "room height (default 256, 128..4000)", CMDLINE_REAL,
+     FIELD(arena.height), .lo = 128, .hi = 4000, .no_default = true},
+    {"--pillars", "N", "floor-to-ceiling pillars, 64..128 wide (default 4)",
+     WHOLE(arena.pillars, 0, QWMG_MAX_BOXES), .no_default = true},
+    {"--crates", "N", "crates on the floor, 32..64 wide (default 6)",
+     WHOLE(arena.crates, 0, QWMG_MAX_BOXES), .no_default = true},
+    {"--spawns", "N", "info_player_deathmatch spawn points (default 8)",
+     WHOLE(arena.spawns, 1, 64), .no_default = true},
+    {"--items", "LIST", "comma-separated item classnames, one of each listed (default\n"
      "item_health,item_health,item_armor1,weapon_rocketlauncher,\n"
-     "item_rockets,item_shells); \"\" for none", OPT_TEXT, FIELD(arena.items)},
-    {"launchers", 0, "N", "rocket launchers, each with a box of rockets, besides --items;\n"
+     "item_rockets,item_shells); \"\" for none", CMDLINE_TEXT, FIELD(arena.items),
+     .empty_ok = true},
+    {"--launchers", "N", "rocket launchers, each with a box of rockets, besides --items;\n"
      "launcher n lies on spawn point n (whoever spawns there starts\n"
-     "armed), the rockets anywhere (default 0, at most 128)", OPT_INT, FIELD(arena.launchers),
-     0, QWMG_MAX_ENTITIES / 2},
-    {"teleporters", 0, "N", "teleporters: invisible trigger_teleport pads (64 units wide,\n"
+     "armed), the rockets anywhere (default 0, at most 128)",
+     WHOLE(arena.launchers, 0, QWMG_MAX_ENTITIES / 2), .no_default = true},
+    {"--teleporters", "N", "teleporters: invisible trigger_teleport pads (64 units wide,\n"
      "brush models *1..*N) sending players to an\n"
      "info_teleport_destination at least a quarter of the room away\n"
-     "(default 0, at most 32)", OPT_INT, FIELD(arena.teleporters), 0, QWMG_MAX_TRIGGERS},
-    {"teleport-destinations", 0, "M", "destinations of those pads, shared in turn (pad n\n"
+     "(default 0, at most 32)", WHOLE(arena.teleporters, 0, QWMG_MAX_TRIGGERS),
+     .no_default = true},
+    {"--teleport-destinations", "M", "destinations of those pads, shared in turn (pad n\n"
      "sends to destination n mod M): fewer than N crowd the\n"
-     "arrivals, who telefrag each other (default 0: one per pad)", OPT_INT,
-     FIELD(arena.teleport_destinations), 0, QWMG_MAX_TRIGGERS},
-    {"seed", 0, "N", "layout seed (default 1); same options + seed = same file", OPT_UINT,
-     FIELD(arena.seed), 0, 4294967295.0},
-    {"box", 0, "X1,Y1,Z1,X2,Y2,Z2", "add a solid box (repeatable; e.g. stairs for tests)",
-     OPT_BOX, .contents = QW_CONTENTS_SOLID},
-    {"water", 0, "X1,Y1,Z1,X2,Y2,Z2", "add a water volume (repeatable); also --slime, --lava",
-     OPT_BOX, .contents = QW_CONTENTS_WATER},
-    {"slime", 0, "X1,Y1,Z1,X2,Y2,Z2", NULL, OPT_BOX, .contents = QW_CONTENTS_SLIME},
-    {"lava", 0, "X1,Y1,Z1,X2,Y2,Z2", NULL, OPT_BOX, .contents = QW_CONTENTS_LAVA},
-    {"message", 0, "TEXT", "level title (default \"qwmapgen arena\")", OPT_TEXT, FIELD(message)},
-    {"no-faces", 0, NULL, "write collision data only (nothing for clients to draw)", OPT_FLAG,
-     FIELD(no_faces)},
-    {"help", 'h', NULL, "this text", .kind = OPT_HELP},
+     "arrivals, who telefrag each other (default 0: one per pad)",
+     WHOLE(arena.teleport_destinations, 0, QWMG_MAX_TRIGGERS), .no_default = true},
+    {"--seed", "N", "layout seed (default 1); same options + seed = same file",
+     WHOLE(arena.seed, 0, 4294967295u), .no_default = true},
+    {"--box", "X1,Y1,Z1,X2,Y2,Z2", "add a solid box (repeatable; e.g. stairs for tests)",
+     BOX(QW_CONTENTS_SOLID)},
+    {"--water", "X1,Y1,Z1,X2,Y2,Z2", "add a water volume (repeatable); also --slime, --lava",
+     BOX(QW_CONTENTS_WATER)},
+    {"--slime", "X1,Y1,Z1,X2,Y2,Z2", NULL, BOX(QW_CONTENTS_SLIME)},
+    {"--lava", "X1,Y1,Z1,X2,Y2,Z2", NULL, BOX(QW_CONTENTS_LAVA)},
+    {"--message", "TEXT", "level title (default \"qwmapgen arena\")", CMDLINE_TEXT,
+     FIELD(message), .empty_ok = true},
+    {"--no-faces", NULL, "write collision data only (nothing for clients to draw)",
+     CMDLINE_FLAG, FIELD(no_faces)},
+    {"--help", NULL, "this text", CMDLINE_HELP, .aliases = "-h"},
+    {NULL},
 };
-#define NUM_OPTIONS (sizeof options / sizeof options[0])
 
-/* --help: an option's text starts in this column. */
-#define HELP_COLUMN 23
-
-static void usage(FILE *out)
+static void usage_head(FILE *out, const cmdline_program *p)
 {
+    (void)p;
     fputs("Usage: qwmapgen -o FILE.bsp [options]\n"
           "Writes a BSP29 QuakeWorld map: one closed room (floor at z=0, centred on x=y=0) with\n"
           "axis-aligned pillars and crates, deathmatch spawn points, items, rocket launchers and\n"
           "teleporters.\n"
           "\n", out);
-    for (size_t i = 0; i < NUM_OPTIONS; i++) {
-        const option_spec *o = &options[i];
-        if (!o->help)
-            continue;
-        char left[64], letter[8] = "    ";
-        if (o->letter)
-            snprintf(letter, sizeof letter, "-%c, ", o->letter);
-        snprintf(left, sizeof left, "%s--%s%s%s", letter, o->name, o->value ? " " : "",
-                 o->value ? o->value : "");
-        if ((int)strlen(left) > HELP_COLUMN - 4)
-            fprintf(out, "  %s  ", left);
-        else
-            fprintf(out, "  %-*s", HELP_COLUMN - 2, left);
-        for (const char *line = o->help; *line;) {
-            size_t len = strcspn(line, "\n");
-            fprintf(out, "%*s%.*s\n", line == o->help ? 0 : HELP_COLUMN, "", (int)len, line);
-            line += len + (line[len] == '\n');
-        }
-    }
+}
+
+static void usage_tail(FILE *out, const cmdline_program *p)
+{
+    (void)p;
     fputs("\n"
           "Prints the map checksums (checksum2 is what clients send) and counts on success.\n",
           out);
 }
 
-static int parse_number(const char *opt, const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || v < lo || v > hi) {
-        fprintf(stderr, "qwmapgen: %s needs a number in %g..%g, got \"%s\"\n", opt, lo, hi, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
+static const cmdline_program program = {
+    .name = "qwmapgen", .options = options, .column = 23, .gnu = true, .short_column = true,
+    .usage_head = usage_head, .usage_tail = usage_tail,
+};
 
-/* Stores option o's argument in *cl; -1 after a message when it is wrong. */
-static int apply(const option_spec *o, const char *arg, command_line *cl)
-{
-    void *field = (char *)cl + o->field;
-    char name[64];
-    snprintf(name, sizeof name, "--%s", o->name);
-    double v;
-    switch (o->kind) {
-    case OPT_HELP:
-        return 0;
-    case OPT_TEXT:
-        *(const char **)field = arg;
-        return 0;
-    case OPT_FLAG:
-        *(int *)field = 1;
-        return 0;
-    case OPT_FLOAT:
-    case OPT_INT:
-    case OPT_UINT:
-        if (parse_number(name, arg, o->lo, o->hi, &v))
-            return -1;
-        if (o->kind == OPT_FLOAT)
-            *(float *)field = (float)v;
-        else if (o->kind == OPT_INT)
-            *(int *)field = (int)v;
-        else
-            *(unsigned *)field = (unsigned)v;
-        return 0;
-    case OPT_BOX: {
-        qwmg_box *b = &cl->extra[cl->num_extra];
-        if (cl->num_extra >= QWMG_MAX_BOXES ||
-            sscanf(arg, "%f,%f,%f,%f,%f,%f", &b->mins[0], &b->mins[1], &b->mins[2],
-                   &b->maxs[0], &b->maxs[1], &b->maxs[2]) != 6) {
-            fprintf(stderr, "qwmapgen: %s needs six comma-separated numbers "
-                    "X1,Y1,Z1,X2,Y2,Z2, got \"%s\"\n", name, arg);
-            return -1;
-        }
-        b->contents = o->contents;
-        cl->num_extra++;
-        return 0;
-    }
-    }
-    return -1;
-}
-
-/* Reads the command line into *cl (getopt_long, from the table). Returns 0 to go on, 1 after
+/* Reads the command line into *cl (the arena's defaults first). Returns 0 to go on, 1 after
  * --help, 2 after a message about a bad command line. */
 static int parse_command_line(int argc, char **argv, command_line *cl)
 {
-    static struct option longopts[NUM_OPTIONS + 1];
-    char letters[2 * NUM_OPTIONS + 1] = "";
-    for (size_t i = 0; i < NUM_OPTIONS; i++) {
-        const option_spec *o = &options[i];
-        bool has_arg = o->kind != OPT_HELP && o->kind != OPT_FLAG;
-        longopts[i] = (struct option){o->name, has_arg ? required_argument : no_argument, NULL,
-                                      256 + (int)i};
-        if (o->letter) {
-            size_t n = strlen(letters);
-            letters[n] = o->letter;
-            letters[n + 1] = has_arg ? ':' : '\0';
-            letters[n + 2] = '\0';
-        }
-    }
     qwmg_arena_defaults(&cl->arena);
-    int c;
-    while ((c = getopt_long(argc, argv, letters, longopts, NULL)) != -1) {
-        const option_spec *o = NULL;
-        for (size_t i = 0; i < NUM_OPTIONS; i++)
-            if (c == 256 + (int)i || (options[i].letter && c == options[i].letter))
-                o = &options[i];
-        if (!o) {
-            usage(stderr);
-            return 2;
-        }
-        if (o->kind == OPT_HELP) {
-            usage(stdout);
-            return 1;
-        }
-        if (apply(o, optarg, cl) != 0)
-            return 2;
-    }
-    if (optind < argc) {
-        fprintf(stderr, "qwmapgen: unexpected argument \"%s\" (see --help)\n", argv[optind]);
-        return 2;
-    }
+    cmdline_result r = cmdline_parse(&program, argc, argv, cl);
+    if (r != CMDLINE_OK)
+        return r == CMDLINE_DONE ? 1 : 2;
     if (!cl->output) {
         fprintf(stderr, "qwmapgen: -o FILE.bsp is required (see --help)\n");
         return 2;

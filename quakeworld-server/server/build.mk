@@ -14,11 +14,11 @@ SV_LIB      := $(OBJ)/quakeworld-server/server/libqwsv.a
 # the QuakeC interpreter (progs/build.mk, included below): the game in qcgame/ runs on it
 QCVM_LIB    := $(LIBDIR)/libqcvm.a
 QWSV        := $(BIN)/qwsv
-SV_INCLUDES := -I$(SERVER) -I$(PROTO) -I$(WORLD) -I$(LIBTM_INCLUDE)
+SV_INCLUDES := -I$(SERVER) -I$(PROTO) -I$(WORLD) -I$(LIBTM_INCLUDE) $(COMMON_INCLUDE)
 SV_CFLAGS   := $(TM_CFLAGS) -pthread $(SV_INCLUDES)
 SV_LDLIBS   := $(LIBTM_LDFLAGS) -litm -pthread -lm -lnettle -lz
 
-$(SV_LIB): $(SV_OBJS)
+$(SV_LIB): $(SV_OBJS) $(COMMON_CMDLINE)
 $(SV_OBJS) $(SV_MAIN): CFLAGS_PART := $(SV_CFLAGS)
 # relink when libtm appears or changes (a link while only libitm.a exists would be static)
 $(QWSV): $(SV_MAIN) $(SV_LIB) $(QCVM_LIB) $(WORLD_LIB) $(PROTO_TM_LIB) $(wildcard $(LIBTM_DIR)/libitm.so.1)

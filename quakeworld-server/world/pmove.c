@@ -3,6 +3,8 @@
 #include "pmove.h"
 #include "qw_math.h"
 
+#include <stdbool.h>
+
 static const float player_mins[3] = {-16, -16, -24};
 static const float player_maxs[3] = {16, 16, 32};
 
@@ -77,6 +79,27 @@ static int physent_hull(const qw_pmove *pm, const qw_physent *pe, qw_box_hull *b
     return 0;
 }
 
+/* Walking the physents that have a hull (numphysent of them, at most QW_MAX_PHYSENTS): each
+ * next_physent gives the next one's index, entry and hull (box holds a box's planes). */
+typedef struct physent_walk {
+    const qw_pmove *pm;
+    int next, index;
+    const qw_physent *pe;
+    qw_box_hull box;
+    qw_bsp_hull hull;
+} physent_walk;
+
+static bool next_physent(physent_walk *w)
+{
+    while (w->next < w->pm->numphysent && w->next < QW_MAX_PHYSENTS) {
+        w->index = w->next++;
+        w->pe = &w->pm->physents[w->index];
+        if (physent_hull(w->pm, w->pe, &w->box, &w->hull) == 0)
+            return true;
+    }
+    return false;
+}
+
 LIBTM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const float end[3],
                                qw_trace *total, int *physent)
 {
@@ -87,17 +110,13 @@ LIBTM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const f
     total->plane.dist = 0;
     total->plane.type = 0;
     int hit = -1;
-    for (int i = 0; i < pm->numphysent && i < QW_MAX_PHYSENTS; i++) {
-        const qw_physent *pe = &pm->physents[i];
-        qw_box_hull box;
-        qw_bsp_hull hull;
-        if (physent_hull(pm, pe, &box, &hull) < 0)
-            continue;
+    for (physent_walk w = { .pm = pm }; next_physent(&w);) {
+        const qw_physent *pe = w.pe;
         float start_l[3], end_l[3];  /* in the physent's frame */
         qw_vec_subtract(start, pe->origin, start_l);
         qw_vec_subtract(end, pe->origin, end_l);
         qw_trace tr;
-        qw_hull_trace(&hull, start_l, end_l, &tr);
+        qw_hull_trace(&w.hull, start_l, end_l, &tr);
         if (tr.allsolid)
             tr.startsolid = 1;
         if (tr.startsolid)
@@ -106,7 +125,7 @@ LIBTM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const f
             qw_vec_add(tr.endpos, pe->origin, tr.endpos);
             tr.plane.dist += qw_vec_dot(tr.plane.normal, pe->origin);
             *total = tr;
-            hit = i;
+            hit = w.index;
         }
     }
     total->ent = hit >= 0 ? pm->physents[hit].object : NULL;
@@ -116,15 +135,10 @@ LIBTM_PURE void qw_pmove_trace(const qw_pmove *pm, const float start[3], const f
 
 LIBTM_PURE int qw_pmove_test_position(const qw_pmove *pm, const float pos[3])
 {
-    for (int i = 0; i < pm->numphysent && i < QW_MAX_PHYSENTS; i++) {
-        const qw_physent *pe = &pm->physents[i];
-        qw_box_hull box;
-        qw_bsp_hull hull;
-        if (physent_hull(pm, pe, &box, &hull) < 0)
-            continue;
+    for (physent_walk w = { .pm = pm }; next_physent(&w);) {
         float p[3];
-        qw_vec_subtract(pos, pe->origin, p);
-        if (qw_hull_point_contents(&hull, hull.firstclipnode, p) == QW_CONTENTS_SOLID)
+        qw_vec_subtract(pos, w.pe->origin, p);
+        if (qw_hull_point_contents(&w.hull, w.hull.firstclipnode, p) == QW_CONTENTS_SOLID)
             return 0;
     }
     return 1;

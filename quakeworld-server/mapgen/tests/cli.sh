@@ -34,8 +34,8 @@ bad "--box" -o "$dir/x.bsp" --box 1,2,3
 bad "outside the room" -o "$dir/x.bsp" --box 0,0,0,5000,10,10
 bad "fewer --pillars" -o "$dir/x.bsp" --size 256 --pillars 30
 bad "unexpected argument" -o "$dir/x.bsp" extra
-bad "--teleporters needs a number in 0..32" -o "$dir/x.bsp" --teleporters 33
-bad "--launchers needs a number" -o "$dir/x.bsp" --launchers -1
+bad "--teleporters needs a whole number from 0 to 32" -o "$dir/x.bsp" --teleporters 33
+bad "--launchers needs a whole number from 0 to 128" -o "$dir/x.bsp" --launchers -1
 bad "--teleport-destinations must be 1..--teleporters (4)" -o "$dir/x.bsp" --teleporters 4 \
     --teleport-destinations 5
 bad "no free spot left for trigger_teleport" -o "$dir/x.bsp" --size 512 --pillars 0 --crates 0 \

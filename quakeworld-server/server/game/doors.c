@@ -9,7 +9,6 @@
 #include "game/game.h"
 #include "game/movers.h"
 #include "game/targets.h"
-#include "net/events.h"
 #include "qw_math.h"
 
 #define DOOR_START_OPEN 1
@@ -140,28 +139,22 @@ void sv_doors_use(sv_entity *door)
     }
 }
 
+/* A door that closes by itself (wait >= 0) turns back when blocked. */
+static bool door_turns_back(const sv_entity *e)
+{
+    return e->wait >= 0;
+}
+
+/* Open, its wait over, and not a toggle (those close when used): it closes. */
+static void door_rests(sv_entity *e)
+{
+    if (e->move_state == MOVER_AT_POS2 && e->wait >= 0 && !(e->spawnflags & DOOR_TOGGLE) &&
+        sv.time >= e->next_think)
+        sv_mover_go(e, false, sv.sound_door_move);
+}
+
 void sv_doors_think(sv_entity *e, double dt)
 {
-    int blocker;
-    float at[3];
-    switch (sv_mover_advance(e, dt, &blocker)) {
-    case MOVER_ARRIVED:
-        sv_mover_centre(e, at);
-        sv_event_sound(e->number, 1, sv.sound_door_stop, at);
-        if (e->move_state == MOVER_AT_POS2)
-            e->next_think = sv.time + e->wait;
-        break;
-    case MOVER_BLOCKED:
-        sv_game_damage(blocker, -1, e->damage, sv.players[blocker].origin, DMG_CRUSH);
-        if (e->wait >= 0) /* go back the way it came */
-            sv_mover_go(e, e->move_state == MOVER_TO_POS1, 0);
-        break;
-    case MOVER_RESTS:
-        if (e->move_state == MOVER_AT_POS2 && e->wait >= 0 && !(e->spawnflags & DOOR_TOGGLE) &&
-            sv.time >= e->next_think)
-            sv_mover_go(e, false, sv.sound_door_move);
-        break;
-    case MOVER_MOVED:
-        break;
-    }
+    static const sv_crusher_rules rules = { MOVER_AT_POS2, door_turns_back, door_rests };
+    sv_mover_think_crusher(e, dt, sv.sound_door_stop, &rules);
 }

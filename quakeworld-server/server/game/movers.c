@@ -174,3 +174,28 @@ sv_mover_step sv_mover_advance(sv_entity *e, double dt, int *blocker)
     e->move_state = e->move_state == MOVER_TO_POS2 ? MOVER_AT_POS2 : MOVER_AT_POS1;
     return MOVER_ARRIVED;
 }
+
+void sv_mover_think_crusher(sv_entity *e, double dt, int stop_sound,
+                            const sv_crusher_rules *rules)
+{
+    int blocker;
+    float at[3];
+    switch (sv_mover_advance(e, dt, &blocker)) {
+    case MOVER_ARRIVED:
+        sv_mover_centre(e, at);
+        sv_event_sound(e->number, 1, stop_sound, at);
+        if (e->move_state == (int)rules->waits_at)
+            e->next_think = sv.time + e->wait;
+        break;
+    case MOVER_BLOCKED:
+        sv_game_damage(blocker, -1, e->damage, sv.players[blocker].origin, DMG_CRUSH);
+        if (!rules->turns_back || rules->turns_back(e)) /* go back the way it came */
+            sv_mover_go(e, e->move_state == MOVER_TO_POS1, 0);
+        break;
+    case MOVER_RESTS:
+        rules->rests(e);
+        break;
+    case MOVER_MOVED:
+        break;
+    }
+}

@@ -29,4 +29,17 @@ sv_mover_step sv_mover_advance(sv_entity *e, double dt, int *blocker);
 /* The middle of a mover's box where it is now (for sounds). */
 void sv_mover_centre(const sv_entity *e, float out[3]);
 
+/* The think of a mover that crushes (doors, plats), after the rules of its kind. U, per
+ * frame: sv_mover_advance, then on arrival stop_sound at its centre and, at the end
+ * waits_at, a wait of e->wait seconds; blocked, e->damage to the player in the way
+ * (DMG_CRUSH) and, when turns_back allows (NULL: always), back the way it came; at rest,
+ * rests() decides whether it sets off. */
+typedef struct sv_crusher_rules {
+    sv_mover_state waits_at;
+    bool (*turns_back)(const sv_entity *e);
+    void (*rests)(sv_entity *e);
+} sv_crusher_rules;
+void sv_mover_think_crusher(sv_entity *e, double dt, int stop_sound,
+                            const sv_crusher_rules *rules);
+
 #endif

@@ -8,7 +8,6 @@
 #include "game/game.h"
 #include "game/movers.h"
 #include "game/targets.h"
-#include "net/events.h"
 #include "qw_math.h"
 
 /* The trigger field on top of the plat: its box inset by 25 (narrow plats: a thin middle
@@ -66,27 +65,15 @@ void sv_plats_use(sv_entity *plat)
         sv_mover_go(plat, true, sv.sound_plat_move);
 }
 
+/* Up, and nobody kept it there: down again (a named plat stays up until fired). */
+static void plat_rests(sv_entity *e)
+{
+    if (e->move_state == MOVER_AT_POS1 && !e->targetname && sv.time >= e->next_think)
+        sv_mover_go(e, true, sv.sound_plat_move);
+}
+
 void sv_plats_think(sv_entity *e, double dt)
 {
-    int blocker;
-    float at[3];
-    switch (sv_mover_advance(e, dt, &blocker)) {
-    case MOVER_ARRIVED:
-        sv_mover_centre(e, at);
-        sv_event_sound(e->number, 1, sv.sound_plat_stop, at);
-        if (e->move_state == MOVER_AT_POS1)
-            e->next_think = sv.time + e->wait;
-        break;
-    case MOVER_BLOCKED:
-        sv_game_damage(blocker, -1, e->damage, sv.players[blocker].origin, DMG_CRUSH);
-        sv_mover_go(e, e->move_state == MOVER_TO_POS1, 0);
-        break;
-    case MOVER_RESTS:
-        /* up, and nobody kept it there: down again (a named plat stays up until fired) */
-        if (e->move_state == MOVER_AT_POS1 && !e->targetname && sv.time >= e->next_think)
-            sv_mover_go(e, true, sv.sound_plat_move);
-        break;
-    case MOVER_MOVED:
-        break;
-    }
+    static const sv_crusher_rules rules = { MOVER_AT_POS1, NULL, plat_rests };
+    sv_mover_think_crusher(e, dt, sv.sound_plat_stop, &rules);
 }

@@ -4,7 +4,7 @@ QCVM       := $(SERVER)/progs
 QCVM_SRCS  := $(wildcard $(QCVM)/*.c)
 QCVM_OBJS  := $(call objects,$(QCVM_SRCS))
 QCVM_LIB   := $(LIBDIR)/libqcvm.a
-$(QCVM_LIB): $(QCVM_OBJS)
+$(QCVM_LIB): $(QCVM_OBJS) $(COMMON_WHOLE_FILE)
 $(QCVM_OBJS): CFLAGS_PART := $(SV_CFLAGS)
 # Threaded dispatch: keep each opcode's own "next instruction" jump (GCC would otherwise merge
 # them into one shared indirect jump, costing a jump and a branch-prediction slot per opcode).
@@ -43,10 +43,12 @@ BUILT += $(QCVM_UNITS) $(call objects,$(QCVM)/tests/qc_bench.c)
 # The loader and unit tests again under AddressSanitizer and UBSan: the whole library without
 # -fgnu-tm (GCC 12 refuses sanitizers on it), QC_WITHOUT_TM leaving out the TM loop.
 QCVM_ASAN := $(QCVM_TESTDIR)/test_qc_load_asan $(QCVM_TESTDIR)/test_qc_asan
-$(QCVM_TESTDIR)/%_asan: $(QCVM)/tests/%.c $(QCVM_SRCS) $(wildcard $(QCVM)/*.h $(QCVM)/tests/*.h)
+$(QCVM_TESTDIR)/%_asan: $(QCVM)/tests/%.c $(QCVM_SRCS) $(wildcard $(QCVM)/*.h $(QCVM)/tests/*.h) \
+                        $(COMMON)/whole_file.c $(COMMON)/whole_file.h
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	    -DQC_WITHOUT_TM -I$(LIBTM_INCLUDE) $< $(QCVM_SRCS) -o $@ -lcmocka -lm
+	    -DQC_WITHOUT_TM -I$(LIBTM_INCLUDE) $(COMMON_INCLUDE) $< $(QCVM_SRCS) $(COMMON)/whole_file.c \
+	    -o $@ -lcmocka -lm
 
 QCVM_CHECK_PROGRAMS := $(QCVM_DAT) $(QCVM_UNITS) $(QCVM_ASAN) $(QCVM_BENCH)
 define check_qcvm

@@ -2,8 +2,8 @@
  *
  * The library implements every builtin of QuakeWorld's defs.qc that needs no world (math,
  * strings, debug output, error/objerror/break); they are registered when a vm is loaded.
- * The server registers the world builtins (qc_world_builtins below lists what each must
- * do) with qc_builtin_register. A builtin reads its parameters with qc_parm_* and writes its
+ * The server registers the world builtins, a table of qc_builtin_def per file, with
+ * qc_builtin_register_table. A builtin reads its parameters with qc_parm_* and writes its
  * result with qc_set_return_* (qc_ctx.h); it returns QC_OK, or the QC_ERROR of qc_raise. */
 #ifndef QC_BUILTINS_H
 #define QC_BUILTINS_H
@@ -20,22 +20,32 @@ typedef qc_status (*qc_builtin_fn)(qc_ctx *ctx);
 typedef qc_status (*qc_builtin_fn)(qc_ctx *ctx) __attribute__((transaction_safe));
 #endif
 
-/* Registers builtin number (1..QC_MAX_BUILTINS-1). Returns 0, or -1 when the number is out of
- * range or already taken (by the library or an earlier registration). Serial phase only. */
+/* A builtin that touches only its context (math, strings, the trace flag): the library's
+ * own, called from the uninstrumented loop. */
+typedef qc_status (*qc_builtin_loop_fn)(qc_ctx *ctx);
+
+/* One builtin, all that is said of it in one place: each file of builtins keeps a table of
+ * these beside its functions (the library's qc_builtins_*.c, the server's world builtins)
+ * and registers it whole. Exactly one of world and loop is set. A table ends with {0}. */
+struct qc_builtin_def {
+    int number;               /* as QuakeWorld's defs.qc */
+    const char *name;
+    const char *help;         /* what it does */
+    qc_builtin_fn world;      /* runs instrumented, may call QuakeC */
+    qc_builtin_loop_fn loop;  /* runs from the loop (context only) */
+};
+
+/* Registers every builtin of table. Returns NULL, or the first entry it refused (number out
+ * of 1..QC_MAX_BUILTINS-1, already taken by the library or an earlier registration, or not
+ * exactly one function); the entries before it stay registered. Serial phase only. */
+const struct qc_builtin_def *qc_builtin_register_table(qc_vm *vm,
+                                                       const struct qc_builtin_def *table);
+/* One world builtin: 0, or -1 as a refused entry of qc_builtin_register_table. */
 int qc_builtin_register(qc_vm *vm, int number, const char *name, qc_builtin_fn fn);
 bool qc_builtin_implemented(const qc_vm *vm, int number) QC_PURE;
-/* Name of a registered builtin ("" if none). */
+/* Name and help of a registered builtin ("" if none). */
 const char *qc_builtin_name(const qc_vm *vm, int number) QC_PURE;
-
-struct qc_builtin_info {
-    int number;
-    const char *name;
-    const char *what; /* what it must do */
-};
-/* The builtins the library implements, and the QuakeWorld builtins the server must provide
- * (numbers and names as QuakeWorld's defs.qc). Each list ends with {0, NULL, NULL}. */
-extern const struct qc_builtin_info qc_library_builtins[];
-extern const struct qc_builtin_info qc_world_builtins[];
+const char *qc_builtin_help(const qc_vm *vm, int number) QC_PURE;
 
 /* For builtins that print: the concatenation of parameters first..argc-1 as strings (as
  * bprint, sprint, centerprint, error do), as a temporary string's text. */

@@ -6,8 +6,6 @@
 
 #include "qc_internal.h"
 
-void qc_register_math_builtins(qc_vm *vm);
-
 static qc_status bi_dprint(qc_ctx *ctx)
 {
     qc_print(ctx->vm, 1, qc_varstring(ctx, 0));
@@ -84,31 +82,16 @@ static qc_status QC_SAFE bi_coredump(qc_ctx *ctx)
     return QC_OK;
 }
 
-void qc_register_library_builtins(qc_vm *vm)
-{
-    qc_register_math_builtins(vm);
-    static const struct {
-        int number;
-        const char *name;
-        qc_status (*fn)(qc_ctx *);
-    } loop_table[] = {
-        { 6, "break", bi_break }, { 25, "dprint", bi_dprint }, { 29, "traceon", bi_traceon },
-        { 30, "traceoff", bi_traceoff },
-    };
-    for (size_t i = 0; i < sizeof loop_table / sizeof loop_table[0]; i++) {
-        vm->builtins[loop_table[i].number].library = loop_table[i].fn;
-        vm->builtins[loop_table[i].number].name = loop_table[i].name;
-    }
-    static const struct {
-        int number;
-        const char *name;
-        qc_builtin_fn fn;
-    } world_table[] = {
-        { 10, "error", bi_error }, { 11, "objerror", bi_objerror },
-        { 28, "coredump", bi_coredump }, { 31, "eprint", bi_eprint },
-    };
-    for (size_t i = 0; i < sizeof world_table / sizeof world_table[0]; i++) {
-        vm->builtins[world_table[i].number].world = world_table[i].fn;
-        vm->builtins[world_table[i].number].name = world_table[i].name;
-    }
-}
+const struct qc_builtin_def qc_debug_builtins[] = {
+    { 6, "break", "stops the call with the error 'break statement'", .loop = bi_break },
+    { 10, "error", "prints the message and self; stops the call (QC_ERR_PROGRAM)",
+      .world = bi_error },
+    { 11, "objerror", "prints the message and self; stops the call (QC_ERR_OBJECT): the "
+                      "engine removes self", .world = bi_objerror },
+    { 25, "dprint", "prints its strings when developer is on", .loop = bi_dprint },
+    { 28, "coredump", "prints every entity", .world = bi_coredump },
+    { 29, "traceon", "prints each statement from now on", .loop = bi_traceon },
+    { 30, "traceoff", "stops traceon", .loop = bi_traceoff },
+    { 31, "eprint", "prints one entity's fields", .world = bi_eprint },
+    { 0 }
+};

@@ -154,22 +154,22 @@ static qc_status bi_stof(qc_ctx *ctx)
     return QC_OK;
 }
 
-void qc_register_math_builtins(qc_vm *vm);
-void qc_register_math_builtins(qc_vm *vm)
-{
-    static const struct {
-        int number;
-        const char *name;
-        qc_status (*fn)(qc_ctx *);
-    } table[] = {
-        { 1, "makevectors", bi_makevectors }, { 7, "random", bi_random },
-        { 9, "normalize", bi_normalize }, { 12, "vlen", bi_vlen },
-        { 13, "vectoyaw", bi_vectoyaw }, { 26, "ftos", bi_ftos }, { 27, "vtos", bi_vtos },
-        { 36, "rint", bi_rint }, { 37, "floor", bi_floor }, { 38, "ceil", bi_ceil },
-        { 43, "fabs", bi_fabs }, { 51, "vectoangles", bi_vectoangles }, { 81, "stof", bi_stof },
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        vm->builtins[table[i].number].library = table[i].fn;
-        vm->builtins[table[i].number].name = table[i].name;
-    }
-}
+const struct qc_builtin_def qc_math_builtins[] = {
+    { 1, "makevectors", "v_forward, v_right, v_up from the angles (pitch, yaw, roll)",
+      .loop = bi_makevectors },
+    { 7, "random", "a float in [0, 1] from the context's own generator", .loop = bi_random },
+    { 9, "normalize", "the unit vector (0 0 0 stays 0 0 0)", .loop = bi_normalize },
+    { 12, "vlen", "the length of a vector", .loop = bi_vlen },
+    { 13, "vectoyaw", "the yaw of a vector in whole degrees, 0..359", .loop = bi_vectoyaw },
+    { 26, "ftos", "a float as text: %d when whole, else %5.1f (temporary string)",
+      .loop = bi_ftos },
+    { 27, "vtos", "a vector as text '%5.1f %5.1f %5.1f' (temporary string)", .loop = bi_vtos },
+    { 36, "rint", "rounds half away from zero", .loop = bi_rint },
+    { 37, "floor", "largest integer <= v", .loop = bi_floor },
+    { 38, "ceil", "smallest integer >= v", .loop = bi_ceil },
+    { 43, "fabs", "absolute value", .loop = bi_fabs },
+    { 51, "vectoangles", "(pitch, yaw, 0) of a vector in whole degrees",
+      .loop = bi_vectoangles },
+    { 81, "stof", "the number at the start of a string (atof)", .loop = bi_stof },
+    { 0 }
+};

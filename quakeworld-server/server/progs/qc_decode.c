@@ -6,7 +6,6 @@
  * transaction) and one that writes a SHARED global is followed by a SCATTER (copy it back,
  * with a transactional store). So the interpreter's operations never ask where an operand
  * lives. Jump targets and function entry points are remapped to the decoded positions. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,21 +110,6 @@ static const char *const shared_system[] = {
     "found_secrets", "killed_monsters", NULL
 };
 
-static void say(char *err, size_t errlen, const qc_vm *vm, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void say(char *err, size_t errlen, const qc_vm *vm, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    int n = snprintf(err, errlen, "%s: ", vm->name);
-    if (n < 0 || (size_t)n >= errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-}
-
 static int operand(const qc_raw_statement *s, char which)
 {
     return which == 'a' ? (uint16_t)s->a : which == 'b' ? (uint16_t)s->b : (uint16_t)s->c;
@@ -137,8 +121,8 @@ static bool check_statements(const qc_vm *vm, const qc_raw_statement *raw, int n
     for (int i = 0; i < nst; i++) {
         const qc_raw_statement *s = &raw[i];
         if (s->op >= QC_OP_COUNT) {
-            say(err, errlen, vm, "statement %d: unknown opcode %u (version 6 has 0..%d)", i,
-                s->op, QC_OP_COUNT - 1);
+            qc_say(err, errlen, vm->name, "statement %d: unknown opcode %u (version 6 has "
+                   "0..%d)", i, s->op, QC_OP_COUNT - 1);
             return false;
         }
         const struct qc_operand_use *u = &qc_operand_use[s->op];
@@ -149,17 +133,17 @@ static bool check_statements(const qc_vm *vm, const qc_raw_statement *raw, int n
                 continue;
             int ofs = operand(s, uses[k].name);
             if (ofs + uses[k].width > vm->num_globals) {
-                say(err, errlen, vm, "statement %d (%s): operand %c = %d (%d words) outside the "
-                    "%d globals", i, qc_opcode_names[s->op], uses[k].name, ofs, uses[k].width,
-                    vm->num_globals);
+                qc_say(err, errlen, vm->name, "statement %d (%s): operand %c = %d (%d words) "
+                       "outside the %d globals", i, qc_opcode_names[s->op], uses[k].name, ofs,
+                       uses[k].width, vm->num_globals);
                 return false;
             }
         }
         if (u->jump) {
             int32_t target = i + (u->jump == 'a' ? s->a : s->b);
             if (target < 0 || target >= nst) {
-                say(err, errlen, vm, "statement %d (%s): jump to %d, outside the %d statements",
-                    i, qc_opcode_names[s->op], target, nst);
+                qc_say(err, errlen, vm->name, "statement %d (%s): jump to %d, outside the %d "
+                       "statements", i, qc_opcode_names[s->op], target, nst);
                 return false;
             }
         }
@@ -352,17 +336,17 @@ bool qc_decode(qc_vm *vm, const qc_raw_statement *raw, int nst, const qc_load_op
         has_state = has_state || raw[s].op == QC_OP_STATE;
     if (has_state && (vm->sys.self < 0 || vm->sys.time < 0 || vm->sys.f_frame < 0 ||
                       vm->sys.f_think < 0 || vm->sys.f_nextthink < 0)) {
-        say(err, errlen, vm, "uses STATE but lacks one of the globals self, time or the fields "
-            ".frame, .think, .nextthink it needs");
+        qc_say(err, errlen, vm->name, "uses STATE but lacks one of the globals self, time or "
+               "the fields .frame, .think, .nextthink it needs");
         return false;
     }
     if (!classify(vm, raw, nst, opt)) {
-        say(err, errlen, vm, "out of memory");
+        qc_say(err, errlen, vm->name, "out of memory");
         return false;
     }
     int32_t *map = malloc(sizeof *map * ((size_t)nst + 1));
     if (!map) {
-        say(err, errlen, vm, "out of memory");
+        qc_say(err, errlen, vm->name, "out of memory");
         return false;
     }
     int total = 0;
@@ -376,7 +360,7 @@ bool qc_decode(qc_vm *vm, const qc_raw_statement *raw, int nst, const qc_load_op
     vm->code_statement = calloc((size_t)vm->num_code, sizeof *vm->code_statement);
     if (!vm->code || !vm->code_statement) {
         free(map);
-        say(err, errlen, vm, "out of memory");
+        qc_say(err, errlen, vm->name, "out of memory");
         return false;
     }
     for (int s = 0; s < nst; s++)

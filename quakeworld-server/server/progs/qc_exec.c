@@ -166,33 +166,18 @@ static void locate(qc_ctx *ctx)
     }
 }
 
-static qc_status vfail(qc_ctx *ctx, qc_error_kind kind, const char *fmt, va_list ap)
+qc_status qc_raise(qc_ctx *ctx, qc_error_kind kind, const char *fmt, ...)
 {
     qc_error *e = &ctx->error;
     e->kind = kind;
     char detail[QC_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
     snprintf(e->message, sizeof e->message, "%s", detail);
     locate(ctx);
     return QC_ERROR;
-}
-
-qc_status qc_fail(qc_ctx *ctx, qc_error_kind kind, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    qc_status s = vfail(ctx, kind, fmt, ap);
-    va_end(ap);
-    return s;
-}
-
-qc_status qc_raise(qc_ctx *ctx, qc_error_kind kind, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    qc_status s = vfail(ctx, kind, fmt, ap);
-    va_end(ap);
-    return s;
 }
 
 void qc_fail_value(qc_ctx *ctx, qc_error_kind kind, int32_t v)
@@ -200,43 +185,43 @@ void qc_fail_value(qc_ctx *ctx, qc_error_kind kind, int32_t v)
     const qc_vm *vm = ctx->vm;
     switch (kind) {
     case QC_ERR_BAD_ENTITY:
-        qc_fail(ctx, kind, "bad entity number %d (entities are 0..%d)", v, vm->max_entities - 1);
+        qc_raise(ctx, kind, "bad entity number %d (entities are 0..%d)", v, vm->max_entities - 1);
         break;
     case QC_ERR_FIELD_RANGE:
-        qc_fail(ctx, kind, "field offset %d outside an entity (%d words)", v, vm->entity_fields);
+        qc_raise(ctx, kind, "field offset %d outside an entity (%d words)", v, vm->entity_fields);
         break;
     case QC_ERR_BAD_POINTER:
-        qc_fail(ctx, kind, "pointer %d outside the entity fields", v);
+        qc_raise(ctx, kind, "pointer %d outside the entity fields", v);
         break;
     case QC_ERR_WORLD_WRITE:
-        qc_fail(ctx, kind, "assignment to world entity (entity 0) after the map was spawned");
+        qc_raise(ctx, kind, "assignment to world entity (entity 0) after the map was spawned");
         break;
     case QC_ERR_NULL_FUNCTION:
-        qc_fail(ctx, kind, "NULL function called");
+        qc_raise(ctx, kind, "NULL function called");
         break;
     case QC_ERR_BAD_FUNCTION:
-        qc_fail(ctx, kind, "bad function number %d (the program has %d)", v,
-                vm->num_functions);
+        qc_raise(ctx, kind, "bad function number %d (the program has %d)", v,
+                 vm->num_functions);
         break;
     case QC_ERR_NO_BUILTIN:
-        qc_fail(ctx, kind, "builtin #%d (%s) is not implemented", qc_function_builtin(vm, v),
-                qc_function_name(vm, v));
+        qc_raise(ctx, kind, "builtin #%d (%s) is not implemented", qc_function_builtin(vm, v),
+                 qc_function_name(vm, v));
         break;
     case QC_ERR_STACK_OVERFLOW:
-        qc_fail(ctx, kind, "stack overflow calling %s (at most %d calls deep, %d words of "
-                "saved locals)", qc_function_name(vm, v), vm->max_depth, vm->local_stack_words);
+        qc_raise(ctx, kind, "stack overflow calling %s (at most %d calls deep, %d words of "
+                 "saved locals)", qc_function_name(vm, v), vm->max_depth, vm->local_stack_words);
         break;
     case QC_ERR_STACK_UNDERFLOW:
-        qc_fail(ctx, kind, "stack underflow: return with no caller");
+        qc_raise(ctx, kind, "stack underflow: return with no caller");
         break;
     case QC_ERR_BAD_STRING:
-        qc_fail(ctx, kind, "bad string value %d", v);
+        qc_raise(ctx, kind, "bad string value %d", v);
         break;
     case QC_ERR_CODE_END:
-        qc_fail(ctx, kind, "execution ran past the last statement");
+        qc_raise(ctx, kind, "execution ran past the last statement");
         break;
     default:
-        qc_fail(ctx, kind, "%s (%d)", qc_error_kind_name(kind), v);
+        qc_raise(ctx, kind, "%s (%d)", qc_error_kind_name(kind), v);
         break;
     }
 }
@@ -270,8 +255,8 @@ static qc_status QC_PURE begin_call(qc_ctx *ctx, qc_func f, int *exitdepth)
         return QC_ERROR;
     }
     if (vm->functions[f].first < 0) {
-        qc_fail(ctx, QC_ERR_BAD_FUNCTION, "the engine called %s, a builtin (#%d)",
-                qc_function_name(vm, f), -vm->functions[f].first);
+        qc_raise(ctx, QC_ERR_BAD_FUNCTION, "the engine called %s, a builtin (#%d)",
+                 qc_function_name(vm, f), -vm->functions[f].first);
         return QC_ERROR;
     }
     qc_error_kind kind = qc_frame_push(ctx, f, -1, ctx->builtin_depth > 0 ? ctx->pc : -1);
@@ -306,7 +291,7 @@ static int QC_PURE context_argc(const qc_ctx *ctx) { return ctx->argc; }
 static bool QC_PURE error_recorded(const qc_ctx *ctx) { return ctx->error.kind != QC_ERR_NONE; }
 static void QC_PURE builtin_failed(qc_ctx *ctx, int n)
 {
-    qc_fail(ctx, QC_ERR_BUILTIN, "builtin #%d (%s) failed", n, qc_builtin_name(ctx->vm, n));
+    qc_raise(ctx, QC_ERR_BUILTIN, "builtin #%d (%s) failed", n, qc_builtin_name(ctx->vm, n));
 }
 
 qc_status QC_SAFE qc_call(qc_ctx *ctx, qc_func f)

@@ -53,8 +53,8 @@ enum qc_percall_reason { QC_WHY_NONE, QC_WHY_RESERVED, QC_WHY_LOCALS, QC_WHY_TEM
 
 struct qc_builtin_entry {
     qc_builtin_fn world; /* the engine's (instrumented) */
-    qc_status (*library)(qc_ctx *ctx); /* the library's own (uninstrumented) */
-    const char *name;
+    qc_builtin_loop_fn library; /* the library's own (uninstrumented) */
+    const char *name, *help;
 };
 
 struct qc_vm {
@@ -138,10 +138,8 @@ enum qc_run_result qc_run_tm(qc_ctx *ctx, int exitdepth) QC_PURE;
 
 /* Pops frames down to exitdepth, restoring each one's saved locals (qc_exec.c). */
 void qc_unwind(qc_ctx *ctx, int exitdepth) QC_PURE;
-/* Records an error at the running instruction, with a backtrace. Returns QC_ERROR. */
-qc_status qc_fail(qc_ctx *ctx, qc_error_kind kind, const char *fmt, ...) QC_PURE
-    __attribute__((format(printf, 3, 4)));
-/* The same for the interpreter's own errors: the message says what `value` was. */
+/* Errors are recorded by qc_raise (qc_ctx.h: at the running instruction, with a backtrace),
+ * the interpreter's own ones by this, whose message says what `value` was. */
 void qc_fail_value(qc_ctx *ctx, qc_error_kind kind, int32_t value) QC_PURE;
 void qc_print(const qc_vm *vm, int developer, const char *text) QC_PURE;
 /* Tracing one instruction (traceon). */
@@ -157,6 +155,10 @@ int32_t qc_function_name_of(const qc_vm *vm, int i) QC_PURE;
 int32_t qc_field_name_of(const qc_vm *vm, int i) QC_PURE;
 int32_t qc_global_name_of(const qc_vm *vm, int i) QC_PURE;
 
+/* A load's or decode's error: "NAME: message" into err (nothing when err is NULL). */
+void qc_say(char *err, size_t errlen, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Decoding and classification (qc_decode.c): fills code, code_statement, global_class,
  * functions[].first; false with a message in err. */
 #include "qc_raw.h"
@@ -165,8 +167,10 @@ struct qc_operand_use { uint8_t ra, rb, wb, wc; int8_t jump; /* 'a' or 'b' or 0 
 extern const struct qc_operand_use qc_operand_use[QC_OP_COUNT];
 extern const char *const qc_opcode_names[QC_XOP_COUNT];
 
-/* The library's builtins (qc_builtins_*.c), registered at load. */
-void qc_register_library_builtins(qc_vm *vm);
+/* The library's builtins, one table per file (qc_builtins_math.c, qc_builtins_debug.c),
+ * registered at load: NULL, or the entry refused (a number given twice). */
+extern const struct qc_builtin_def qc_math_builtins[], qc_debug_builtins[];
+const struct qc_builtin_def *qc_register_library_builtins(qc_vm *vm);
 
 /* Entity text as the original engines print it (qc_print_entity.c). */
 void qc_print_entity(qc_ctx *ctx, qc_entity e) QC_SAFE;

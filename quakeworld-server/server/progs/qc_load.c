@@ -2,7 +2,6 @@
  * anything reads it, so that a truncated, damaged or hostile file gets an error naming the
  * file and the problem, never a crash. The statements are checked and decoded in
  * qc_decode.c. */
-#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,14 +10,13 @@
 
 #include "qc_internal.h"
 #include "qc_raw.h"
+#include "whole_file.h"
 
 #define QC_MAX_FILE_SIZE (64u << 20)
 #define QC_MAX_GLOBALS 65536       /* statement operands are 16-bit */
 #define QC_MAX_ENTITY_FIELDS 16384 /* words per entity */
 
-static void say(char *err, size_t errlen, const char *name, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void say(char *err, size_t errlen, const char *name, const char *fmt, ...)
+void qc_say(char *err, size_t errlen, const char *name, const char *fmt, ...)
 {
     if (!err || errlen == 0)
         return;
@@ -49,13 +47,13 @@ static bool check_table(const int32_t *hdr, int t, size_t entry, size_t file_siz
 {
     int32_t ofs = hdr[QC_HDR_OFS_STATEMENTS + 2 * t], count = hdr[QC_HDR_NUM_STATEMENTS + 2 * t];
     if (ofs < 0 || count < 0) {
-        say(err, errlen, name, "the %s table has a negative offset or count (%d, %d)",
+        qc_say(err, errlen, name, "the %s table has a negative offset or count (%d, %d)",
             table_names[t], ofs, count);
         return false;
     }
     uint64_t end = (uint64_t)ofs + (uint64_t)count * entry;
     if (end > file_size) {
-        say(err, errlen, name,
+        qc_say(err, errlen, name,
             "the %s table (%d entries of %zu bytes at offset %d) runs past the end of the "
             "file (%zu bytes): truncated or damaged", table_names[t], count, entry, ofs,
             file_size);
@@ -74,7 +72,7 @@ static bool load_defs(qc_vm *vm, const uint8_t *data, int32_t ofs, int count, bo
 {
     qc_def *defs = calloc((size_t)count + 1, sizeof *defs);
     if (!defs) {
-        say(err, errlen, vm->name, "out of memory");
+        qc_say(err, errlen, vm->name, "out of memory");
         return false;
     }
     if (fields) {
@@ -91,19 +89,19 @@ static bool load_defs(qc_vm *vm, const uint8_t *data, int32_t ofs, int count, bo
         uint16_t type = le16(p) & (uint16_t)~QC_DEF_SAVEGLOBAL;
         defs[i] = (qc_def){ .type = type, .ofs = le16(p + 2), .name = le32(p + 4) };
         if (!valid_string(vm, defs[i].name)) {
-            say(err, errlen, vm->name, "%s definition %d: name offset %d outside the string "
+            qc_say(err, errlen, vm->name, "%s definition %d: name offset %d outside the string "
                 "table (%d bytes)", what, i, defs[i].name, vm->string_size);
             return false;
         }
         const char *dname = vm->strings + defs[i].name;
         if (type >= QC_TYPE_COUNT) {
-            say(err, errlen, vm->name, "%s definition %d (%s): unknown type %u", what, i, dname,
+            qc_say(err, errlen, vm->name, "%s definition %d (%s): unknown type %u", what, i, dname,
                 type);
             return false;
         }
         int width = type == QC_TYPE_VECTOR ? 3 : 1;
         if (defs[i].ofs + width > limit) {
-            say(err, errlen, vm->name, "%s definition %d (%s): offset %u + %d words outside the "
+            qc_say(err, errlen, vm->name, "%s definition %d (%s): offset %u + %d words outside the "
                 "%d %s", what, i, dname, defs[i].ofs, width, limit,
                 fields ? "words of an entity" : "globals");
             return false;
@@ -117,7 +115,7 @@ static bool load_functions(qc_vm *vm, const uint8_t *data, int32_t ofs, int coun
 {
     vm->functions = calloc((size_t)count, sizeof *vm->functions);
     if (!vm->functions) {
-        say(err, errlen, vm->name, "out of memory");
+        qc_say(err, errlen, vm->name, "out of memory");
         return false;
     }
     vm->num_functions = count;
@@ -132,46 +130,46 @@ static bool load_functions(qc_vm *vm, const uint8_t *data, int32_t ofs, int coun
         f->numparms = le32(p + 24);
         memcpy(f->parm_size, p + 28, QC_MAX_PARMS);
         if (!valid_string(vm, f->name) || !valid_string(vm, f->file)) {
-            say(err, errlen, vm->name, "function %d: name or file offset (%d, %d) outside the "
+            qc_say(err, errlen, vm->name, "function %d: name or file offset (%d, %d) outside the "
                 "string table (%d bytes)", i, f->name, f->file, vm->string_size);
             return false;
         }
         const char *fname = vm->strings + f->name;
         if (f->first_statement < 0) {
             if (f->first_statement <= -QC_MAX_BUILTINS) {
-                say(err, errlen, vm->name, "function %d (%s): builtin number %lld outside "
+                qc_say(err, errlen, vm->name, "function %d (%s): builtin number %lld outside "
                     "1..%d", i, fname, -(long long)f->first_statement, QC_MAX_BUILTINS - 1);
                 return false;
             }
             vm->info.num_builtin_functions++;
         } else if (f->first_statement >= nst && !(i == 0 && f->first_statement == 0)) {
-            say(err, errlen, vm->name, "function %d (%s): first statement %d outside the %d "
+            qc_say(err, errlen, vm->name, "function %d (%s): first statement %d outside the %d "
                 "statements", i, fname, f->first_statement, nst);
             return false;
         }
         bool builtin = f->first_statement < 0;
         if (f->numparms > QC_MAX_PARMS || f->numparms < (builtin ? -QC_MAX_PARMS - 1 : 0)) {
-            say(err, errlen, vm->name, "function %d (%s): %d parameters (at most %d)", i, fname,
+            qc_say(err, errlen, vm->name, "function %d (%s): %d parameters (at most %d)", i, fname,
                 f->numparms, QC_MAX_PARMS);
             return false;
         }
         if (f->parm_start < 0 || f->locals < 0 ||
             (int64_t)f->parm_start + f->locals > vm->num_globals) {
-            say(err, errlen, vm->name, "function %d (%s): locals %d + %d outside the %d globals",
+            qc_say(err, errlen, vm->name, "function %d (%s): locals %d + %d outside the %d globals",
                 i, fname, f->parm_start, f->locals, vm->num_globals);
             return false;
         }
         int64_t parm_words = 0;
         for (int j = 0; j < f->numparms; j++) {
             if (f->parm_size[j] > 3) {
-                say(err, errlen, vm->name, "function %d (%s): parameter %d has size %u (1 or "
+                qc_say(err, errlen, vm->name, "function %d (%s): parameter %d has size %u (1 or "
                     "3 words)", i, fname, j + 1, f->parm_size[j]);
                 return false;
             }
             parm_words += f->parm_size[j];
         }
         if (!builtin && f->parm_start + parm_words > vm->num_globals) {
-            say(err, errlen, vm->name, "function %d (%s): parameters %d + %lld outside the %d "
+            qc_say(err, errlen, vm->name, "function %d (%s): parameters %d + %lld outside the %d "
                 "globals", i, fname, f->parm_start, (long long)parm_words, vm->num_globals);
             return false;
         }
@@ -209,18 +207,18 @@ qc_vm *qc_vm_load_memory(const void *bytes, size_t size, const char *name,
     if (err && errlen)
         err[0] = 0;
     if (size < QC_HEADER_SIZE) {
-        say(err, errlen, name, "%zu bytes: too short for a progs header (%d bytes); not a "
+        qc_say(err, errlen, name, "%zu bytes: too short for a progs header (%d bytes); not a "
             "progs.dat or truncated", size, QC_HEADER_SIZE);
         return NULL;
     }
     if (size > QC_MAX_FILE_SIZE) {
-        say(err, errlen, name, "%zu bytes: larger than any progs.dat (limit %u)", size,
+        qc_say(err, errlen, name, "%zu bytes: larger than any progs.dat (limit %u)", size,
             QC_MAX_FILE_SIZE);
         return NULL;
     }
     if (opt.max_entities > 65536 || opt.max_contexts > 4096 || opt.max_depth > 4096 ||
         opt.local_stack_words > (1 << 24) || opt.engine_string_space > (256u << 20)) {
-        say(err, errlen, name, "load options out of range (max_entities <= 65536, max_contexts "
+        qc_say(err, errlen, name, "load options out of range (max_entities <= 65536, max_contexts "
             "<= 4096, max_depth <= 4096, local_stack_words <= 16M, engine_string_space <= "
             "256 MiB)");
         return NULL;
@@ -229,12 +227,12 @@ qc_vm *qc_vm_load_memory(const void *bytes, size_t size, const char *name,
     for (int i = 0; i < QC_HDR_WORDS; i++)
         hdr[i] = le32(data + 4 * i);
     if (hdr[QC_HDR_VERSION] != QC_PROGS_VERSION) {
-        say(err, errlen, name, "progs version %d; this interpreter runs version %d (Quake and "
+        qc_say(err, errlen, name, "progs version %d; this interpreter runs version %d (Quake and "
             "QuakeWorld)", hdr[QC_HDR_VERSION], QC_PROGS_VERSION);
         return NULL;
     }
     if (opt.required_crc && hdr[QC_HDR_CRC] != opt.required_crc) {
-        say(err, errlen, name, "header CRC %d, but %d is required (%s)", hdr[QC_HDR_CRC],
+        qc_say(err, errlen, name, "header CRC %d, but %d is required (%s)", hdr[QC_HDR_CRC],
             opt.required_crc, opt.required_crc == QC_QUAKEWORLD_CRC ?
             "QuakeWorld's defs.qc: this progs was built for another game" : "as configured");
         return NULL;
@@ -248,27 +246,27 @@ qc_vm *qc_vm_load_memory(const void *bytes, size_t size, const char *name,
     int ngl = hdr[QC_HDR_NUM_GLOBALS], nstr = hdr[QC_HDR_NUM_STRINGS];
     int entf = hdr[QC_HDR_ENTITYFIELDS];
     if (nfn < 1) {
-        say(err, errlen, name, "no functions (function 0, the null function, is required)");
+        qc_say(err, errlen, name, "no functions (function 0, the null function, is required)");
         return NULL;
     }
     if (ngl < QC_OFS_RESERVED || ngl > QC_MAX_GLOBALS) {
-        say(err, errlen, name, "%d globals (between %d, the return value and parameters, and "
+        qc_say(err, errlen, name, "%d globals (between %d, the return value and parameters, and "
             "%d)", ngl, QC_OFS_RESERVED, QC_MAX_GLOBALS);
         return NULL;
     }
     if (entf < 0 || entf > QC_MAX_ENTITY_FIELDS) {
-        say(err, errlen, name, "entityfields %d (0..%d words per entity)", entf,
+        qc_say(err, errlen, name, "entityfields %d (0..%d words per entity)", entf,
             QC_MAX_ENTITY_FIELDS);
         return NULL;
     }
     if (nstr < 1 || data[hdr[QC_HDR_OFS_STRINGS] + nstr - 1] != 0) {
-        say(err, errlen, name, "the string table (%d bytes) does not end with a NUL", nstr);
+        qc_say(err, errlen, name, "the string table (%d bytes) does not end with a NUL", nstr);
         return NULL;
     }
 
     qc_vm *vm = calloc(1, sizeof *vm);
     if (!vm) {
-        say(err, errlen, name, "out of memory");
+        qc_say(err, errlen, name, "out of memory");
         return NULL;
     }
     snprintf(vm->name, sizeof vm->name, "%s", name);
@@ -295,7 +293,7 @@ qc_vm *qc_vm_load_memory(const void *bytes, size_t size, const char *name,
     qc_raw_statement *raw = calloc((size_t)nst + 1, sizeof *raw);
     if (!vm->strings || !vm->globals || !vm->entities || !vm->engine_strings ||
         !vm->contexts || !raw) {
-        say(err, errlen, name, "out of memory");
+        qc_say(err, errlen, name, "out of memory");
         goto fail;
     }
     memcpy(vm->strings, data + hdr[QC_HDR_OFS_STRINGS], (size_t)nstr);
@@ -322,13 +320,19 @@ qc_vm *qc_vm_load_memory(const void *bytes, size_t size, const char *name,
     if (!qc_name_index_build(&vm->function_index, vm, nfn, qc_function_name_of) ||
         !qc_name_index_build(&vm->field_index, vm, vm->num_fielddefs, qc_field_name_of) ||
         !qc_name_index_build(&vm->global_index, vm, vm->num_globaldefs, qc_global_name_of)) {
-        say(err, errlen, name, "out of memory");
+        qc_say(err, errlen, name, "out of memory");
         goto fail;
     }
     if (!qc_decode(vm, raw, nst, &opt, err, errlen))
         goto fail;
     free(raw);
-    qc_register_library_builtins(vm);
+    raw = NULL;
+    const struct qc_builtin_def *refused = qc_register_library_builtins(vm);
+    if (refused) {
+        qc_say(err, errlen, name, "the library's builtin #%d %s is refused (its number is out of "
+            "range or given twice)", refused->number, refused->name);
+        goto fail;
+    }
     return vm;
 fail:
     free(raw);
@@ -338,44 +342,13 @@ fail:
 
 qc_vm *qc_vm_load_file(const char *path, const qc_load_options *opt, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        say(err, errlen, path, "cannot open: %s", strerror(errno));
+    char too_large[64];
+    snprintf(too_large, sizeof too_large, "larger than any progs.dat (limit %u bytes)",
+             QC_MAX_FILE_SIZE);
+    uint8_t *data;
+    size_t size;
+    if (!whole_file_read(path, QC_MAX_FILE_SIZE, too_large, &data, &size, err, errlen))
         return NULL;
-    }
-    uint8_t *data = NULL;
-    size_t size = 0, cap = 0;
-    for (;;) {
-        if (size == cap) {
-            if (cap > QC_MAX_FILE_SIZE) {
-                fclose(f);
-                free(data);
-                say(err, errlen, path, "larger than any progs.dat (limit %u bytes)",
-                    QC_MAX_FILE_SIZE);
-                return NULL;
-            }
-            cap = cap ? cap * 2 : 65536;
-            uint8_t *more = realloc(data, cap);
-            if (!more) {
-                fclose(f);
-                free(data);
-                say(err, errlen, path, "out of memory");
-                return NULL;
-            }
-            data = more;
-        }
-        size_t n = fread(data + size, 1, cap - size, f);
-        size += n;
-        if (n == 0)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(data);
-        say(err, errlen, path, "read error");
-        return NULL;
-    }
     qc_vm *vm = qc_vm_load_memory(data, size, path, opt, err, errlen);
     free(data);
     return vm;

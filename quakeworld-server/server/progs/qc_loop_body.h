@@ -350,8 +350,8 @@ trace:
 runaway:
     ctx->pc = (int)(in - code);
     ctx->budget_left = 0;
-    qc_fail(ctx, QC_ERR_RUNAWAY, "runaway loop: more than %u statements in one call",
-            ctx->budget ? ctx->budget : vm->statement_budget);
+    qc_raise(ctx, QC_ERR_RUNAWAY, "runaway loop: more than %u statements in one call",
+             ctx->budget ? ctx->budget : vm->statement_budget);
     return QC_RUN_ERROR;
 bad_entity:
     kind = QC_ERR_BAD_ENTITY;

@@ -343,18 +343,33 @@ BUILTIN(bi_ambientsound)
     return QC_OK;
 }
 
-void qcg_register_message_builtins(qc_vm *vm)
-{
-    static const struct { int number; const char *name; qc_builtin_fn fn; } table[] = {
-        {8, "sound", bi_sound}, {21, "stuffcmd", bi_stuffcmd}, {23, "bprint", bi_bprint},
-        {24, "sprint", bi_sprint}, {52, "WriteByte", bi_writebyte},
-        {53, "WriteChar", bi_writechar}, {54, "WriteShort", bi_writeshort},
-        {55, "WriteLong", bi_writelong}, {56, "WriteCoord", bi_writecoord},
-        {57, "WriteAngle", bi_writeangle}, {58, "WriteString", bi_writestring},
-        {59, "WriteEntity", bi_writeentity}, {69, "makestatic", bi_makestatic},
-        {73, "centerprint", bi_centerprint}, {74, "ambientsound", bi_ambientsound},
-        {82, "multicast", bi_multicast},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        qc_builtin_register(vm, table[i].number, table[i].name, table[i].fn);
-}
+/* This file's builtins (numbers and names as QuakeWorld's defs.qc), registered whole by
+ * sv_qcgame_choose. */
+const struct qc_builtin_def qcg_message_builtins[] = {
+    { 8, "sound", "starts sound samp on e's channel chan (vol 0..1, attenuation): svc_sound to "
+                  "the clients that can hear e (PHS)", .world = bi_sound },
+    { 21, "stuffcmd", "sends s as svc_stufftext to a client's reliable channel",
+      .world = bi_stuffcmd },
+    { 23, "bprint", "prints the concatenated strings to every client at level",
+      .world = bi_bprint },
+    { 24, "sprint", "prints the concatenated strings to one client at level", .world = bi_sprint },
+    { 52, "WriteByte", "appends to the message named by to (MSG_BROADCAST, MSG_ONE to "
+                       "msg_entity, MSG_ALL, MSG_INIT, MSG_MULTICAST)", .world = bi_writebyte },
+    { 53, "WriteChar", "as WriteByte, a signed byte", .world = bi_writechar },
+    { 54, "WriteShort", "as WriteByte, 16 bits", .world = bi_writeshort },
+    { 55, "WriteLong", "as WriteByte, 32 bits", .world = bi_writelong },
+    { 56, "WriteCoord", "as WriteByte, a coordinate", .world = bi_writecoord },
+    { 57, "WriteAngle", "as WriteByte, an angle", .world = bi_writeangle },
+    { 58, "WriteString", "as WriteByte, a string", .world = bi_writestring },
+    { 59, "WriteEntity", "as WriteByte, an entity number (16 bits)", .world = bi_writeentity },
+    { 69, "makestatic", "writes e to the signon as a static entity and frees it",
+      .world = bi_makestatic },
+    { 73, "centerprint", "prints the concatenated strings in the middle of a client's screen",
+      .world = bi_centerprint },
+    { 74, "ambientsound", "adds a looping static sound at pos to the signon",
+      .world = bi_ambientsound },
+    { 82, "multicast", "sends the multicast message to the clients that see/hear where "
+                       "(MULTICAST_ALL, _PHS, _PVS, and reliable _R variants)",
+      .world = bi_multicast },
+    { 0 }
+};

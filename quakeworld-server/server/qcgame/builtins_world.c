@@ -724,25 +724,61 @@ BUILTIN(bi_infokey)
     return QC_OK;
 }
 
-void qcg_register_world_builtins(qc_vm *vm)
-{
-    static const struct { int number; const char *name; qc_builtin_fn fn; } table[] = {
-        {2, "setorigin", bi_setorigin}, {3, "setmodel", bi_setmodel},
-        {4, "setsize", bi_setsize}, {14, "spawn", bi_spawn}, {15, "remove", bi_remove},
-        {16, "traceline", bi_traceline}, {17, "checkclient", bi_checkclient},
-        {18, "find", bi_find}, {19, "precache_sound", bi_precache_sound},
-        {20, "precache_model", bi_precache_model}, {22, "findradius", bi_findradius},
-        {32, "walkmove", bi_walkmove}, {34, "droptofloor", bi_droptofloor},
-        {35, "lightstyle", bi_lightstyle}, {40, "checkbottom", bi_checkbottom},
-        {41, "pointcontents", bi_pointcontents}, {44, "aim", bi_aim}, {45, "cvar", bi_cvar},
-        {46, "localcmd", bi_localcmd}, {47, "nextent", bi_nextent},
-        {49, "ChangeYaw", bi_changeyaw}, {67, "movetogoal", bi_movetogoal},
-        {68, "precache_file", bi_precache_file}, {70, "changelevel", bi_changelevel},
-        {72, "cvar_set", bi_cvar_set}, {75, "precache_model2", bi_precache_model},
-        {76, "precache_sound2", bi_precache_sound}, {77, "precache_file2", bi_precache_file},
-        {78, "setspawnparms", bi_setspawnparms}, {79, "logfrag", bi_logfrag},
-        {80, "infokey", bi_infokey},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        qc_builtin_register(vm, table[i].number, table[i].name, table[i].fn);
-}
+/* This file's builtins (numbers and names as QuakeWorld's defs.qc), registered whole by
+ * sv_qcgame_choose. */
+const struct qc_builtin_def qcg_world_builtins[] = {
+    { 2, "setorigin", "sets e.origin and relinks e in the world (no touches)",
+      .world = bi_setorigin },
+    { 3, "setmodel", "sets e.model and e.modelindex from the precached model list (error if not "
+                     "precached); for a brush model (*N) also mins/maxs/size from its bounds; "
+                     "relinks", .world = bi_setmodel },
+    { 4, "setsize", "sets e.mins, e.maxs and e.size = maxs - mins; relinks", .world = bi_setsize },
+    { 14, "spawn", "a free entity (fields cleared), marked in use", .world = bi_spawn },
+    { 15, "remove", "frees e: unlinks it, clears its fields, remembers when (reuse after 0.5 s)",
+      .world = bi_remove },
+    { 16, "traceline", "traces from v1 to v2 (nomonsters: only the world and brush models) "
+                       "ignoring forent; sets trace_allsolid, trace_startsolid, trace_fraction, "
+                       "trace_endpos, trace_plane_normal, trace_plane_dist, trace_ent, "
+                       "trace_inopen, trace_inwater (this context's own)", .world = bi_traceline },
+    { 17, "checkclient", "a client in the PVS of self (the candidate changes each frame), else "
+                         "world", .world = bi_checkclient },
+    { 18, "find", "the next entity after start whose string field fld equals match, or world",
+      .world = bi_find },
+    { 19, "precache_sound", "adds a sound to the sound list (only while spawning); returns its "
+                            "argument", .world = bi_precache_sound },
+    { 20, "precache_model", "adds a model to the model list (only while spawning); returns its "
+                            "argument", .world = bi_precache_model },
+    { 22, "findradius", "entities (solid != SOLID_NOT) within rad of org, linked through .chain, "
+                        "world-terminated", .world = bi_findradius },
+    { 32, "walkmove", "moves self dist units along yaw as a monster step, relinking with touches "
+                      "(nested QuakeC); TRUE if it moved", .world = bi_walkmove },
+    { 34, "droptofloor", "moves self down up to 256 units onto the floor; TRUE and FL_ONGROUND "
+                         "if it landed", .world = bi_droptofloor },
+    { 35, "lightstyle", "sets light style n to a string and sends it to every client",
+      .world = bi_lightstyle },
+    { 40, "checkbottom", "TRUE if e stands on solid ground at all four corners",
+      .world = bi_checkbottom },
+    { 41, "pointcontents", "the CONTENT_* value at a point", .world = bi_pointcontents },
+    { 44, "aim", "the direction to shoot from e (v_forward, or towards a target when autoaim is "
+                 "on)", .world = bi_aim },
+    { 45, "cvar", "the value of a server variable", .world = bi_cvar },
+    { 46, "localcmd", "adds text to the server's command buffer", .world = bi_localcmd },
+    { 47, "nextent", "the next entity in use after e, or world", .world = bi_nextent },
+    { 49, "ChangeYaw", "turns self.angles_y towards self.ideal_yaw by at most self.yaw_speed",
+      .world = bi_changeyaw },
+    { 67, "movetogoal", "moves self towards self.goalentity by step (monster navigation)",
+      .world = bi_movetogoal },
+    { 68, "precache_file", "returns its argument (no effect)", .world = bi_precache_file },
+    { 70, "changelevel", "starts a change to the named map (once per frame)",
+      .world = bi_changelevel },
+    { 72, "cvar_set", "sets a server variable", .world = bi_cvar_set },
+    { 75, "precache_model2", "as precache_model", .world = bi_precache_model },
+    { 76, "precache_sound2", "as precache_sound", .world = bi_precache_sound },
+    { 77, "precache_file2", "as precache_file", .world = bi_precache_file },
+    { 78, "setspawnparms", "copies client e's spawn parms into parm1..parm16 (this context's)",
+      .world = bi_setspawnparms },
+    { 79, "logfrag", "records a frag (killer, killee) in the frag log", .world = bi_logfrag },
+    { 80, "infokey", "the value of key in serverinfo (e = world) or e's userinfo, also \"ip\" "
+                     "and \"ping\" (temporary string)", .world = bi_infokey },
+    { 0 }
+};

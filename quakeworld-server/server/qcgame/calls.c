@@ -55,6 +55,21 @@ static void find_functions(void)
 #undef FN
 }
 
+/* The server's builtins on top of the library's; a number given twice is refused. */
+static bool register_builtins(char *err, size_t errlen)
+{
+    const struct qc_builtin_def *const tables[] = {qcg_world_builtins, qcg_message_builtins};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        const struct qc_builtin_def *refused = qc_builtin_register_table(qcg.vm, tables[i]);
+        if (refused) {
+            snprintf(err, errlen, "%s: builtin #%d %s is refused: its number is out of range "
+                     "or given twice", qcg.path, refused->number, refused->name);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The fields and functions without which the engine cannot run the program. */
 static bool check_program(char *err, size_t errlen)
 {
@@ -75,12 +90,6 @@ static bool check_program(char *err, size_t errlen)
         if (!qc_find_function(qcg.vm, functions[i])) {
             snprintf(err, errlen, "%s: the program has no function %s, which the engine calls",
                      qcg.path, functions[i]);
-            return false;
-        }
-    for (const struct qc_builtin_info *b = qc_world_builtins; b->number; b++)
-        if (!qc_builtin_implemented(qcg.vm, b->number)) {
-            snprintf(err, errlen, "%s: builtin #%d %s is missing in this server", qcg.path,
-                     b->number, b->name);
             return false;
         }
     return true;
@@ -135,11 +144,9 @@ bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs, 
     if (!qcg.vm)
         return false;
     qcg.sys = qc_vm_system(qcg.vm);
-    qcg_register_world_builtins(qcg.vm);
-    qcg_register_message_builtins(qcg.vm);
     find_fields();
     find_functions();
-    if (!check_program(err, errlen)) {
+    if (!register_builtins(err, errlen) || !check_program(err, errlen)) {
         qc_vm_free(qcg.vm);
         qcg.vm = NULL;
         return false;

@@ -237,8 +237,8 @@ LIBTM_SAFE qc_status qcg_run_newmis(qc_ctx *ctx);
 LIBTM_SAFE qc_status qcg_impact(qc_ctx *ctx, int e1, int e2);
 
 /* --- builtins_*.c ---------------------------------------------------------------------- */
-void qcg_register_world_builtins(qc_vm *vm);
-void qcg_register_message_builtins(qc_vm *vm);
+/* The world builtins, a table per file, each ending with {0}. */
+extern const struct qc_builtin_def qcg_world_builtins[], qcg_message_builtins[];
 /* Start of a chain: empties the calling thread's pending messages; end of it (before the
  * section commits): sends them (MSG_ONE, MSG_ALL, MSG_BROADCAST). */
 LIBTM_PURE void qcg_messages_begin(void);

@@ -108,50 +108,25 @@ void sv_region_leave(void)
     current.planned = false;
 }
 
-LIBTM_PURE void sv_region_lock_client(int slot)
+/* The small locks beside the leaves (a client's reliable queue, the events, the entities,
+ * the movers): held only under -sync region; the other modes' sections cover them. */
+static void lock_small(pthread_mutex_t *m)
 {
     if (sv_sync == SYNC_REGION)
-        lock_counted(&client_locks[slot]);
+        lock_counted(m);
 }
 
-LIBTM_PURE void sv_region_unlock_client(int slot)
+static void unlock_small(pthread_mutex_t *m)
 {
     if (sv_sync == SYNC_REGION)
-        pthread_mutex_unlock(&client_locks[slot]);
+        pthread_mutex_unlock(m);
 }
 
-LIBTM_PURE void sv_region_lock_events(void)
-{
-    if (sv_sync == SYNC_REGION)
-        lock_counted(&events_lock);
-}
-
-LIBTM_PURE void sv_region_unlock_events(void)
-{
-    if (sv_sync == SYNC_REGION)
-        pthread_mutex_unlock(&events_lock);
-}
-
-LIBTM_PURE void sv_region_lock_entities(void)
-{
-    if (sv_sync == SYNC_REGION)
-        lock_counted(&entities_lock);
-}
-
-LIBTM_PURE void sv_region_unlock_entities(void)
-{
-    if (sv_sync == SYNC_REGION)
-        pthread_mutex_unlock(&entities_lock);
-}
-
-LIBTM_PURE void sv_region_lock_movers(void)
-{
-    if (sv_sync == SYNC_REGION)
-        lock_counted(&movers_lock);
-}
-
-LIBTM_PURE void sv_region_unlock_movers(void)
-{
-    if (sv_sync == SYNC_REGION)
-        pthread_mutex_unlock(&movers_lock);
-}
+LIBTM_PURE void sv_region_lock_client(int slot) { lock_small(&client_locks[slot]); }
+LIBTM_PURE void sv_region_unlock_client(int slot) { unlock_small(&client_locks[slot]); }
+LIBTM_PURE void sv_region_lock_events(void) { lock_small(&events_lock); }
+LIBTM_PURE void sv_region_unlock_events(void) { unlock_small(&events_lock); }
+LIBTM_PURE void sv_region_lock_entities(void) { lock_small(&entities_lock); }
+LIBTM_PURE void sv_region_unlock_entities(void) { unlock_small(&entities_lock); }
+LIBTM_PURE void sv_region_lock_movers(void) { lock_small(&movers_lock); }
+LIBTM_PURE void sv_region_unlock_movers(void) { unlock_small(&movers_lock); }

@@ -17,7 +17,7 @@ grep -q "sched must be static or lpt (got bogus)" "$tmp/out" || fail "bad -sched
 "$QWSV" -basedir . -map x -jobweight 3 >"$tmp/out" 2>&1 && fail "-jobweight 3 accepted"
 grep -q "jobweight must be clients or cost (got 3)" "$tmp/out" || fail "bad -jobweight error: $(cat "$tmp/out")"
 "$QWSV" -basedir . -map x -maxclients 193 >"$tmp/out" 2>&1 && fail "-maxclients 193 accepted"
-grep -q "maxclients needs a number from 1 to 192" "$tmp/out" || fail "bad -maxclients error: $(cat "$tmp/out")"
+grep -q "maxclients needs a whole number from 1 to 192" "$tmp/out" || fail "bad -maxclients error: $(cat "$tmp/out")"
 "$QWSV" -basedir . -map x -threads 0 >"$tmp/out" 2>&1 && fail "-threads 0 accepted"
 "$QWSV" -bogus >"$tmp/out" 2>&1 && fail "an unknown option was accepted"
 grep -q "unknown option -bogus" "$tmp/out" || fail "unknown option error: $(cat "$tmp/out")"

@@ -4,7 +4,7 @@
  * a player entering with id's start items, every item class picked up, every weapon fired,
  * a death and a respawn, the spawn parms kept across a map change, and failure atomicity: a
  * QuakeC runtime error in a command rolls the command back under stm and leaves its effects
- * under lock. Usage: test_qcgame BASEDIR PROGS (test-qcgame.sh skips without them). */
+ * under lock; every builtin the program calls is there. Usage: test_qcgame BASEDIR PROGS (test-qcgame.sh skips without them). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -433,6 +433,32 @@ static __attribute__((noinline)) void edict_free_in_transaction(int e)
     __transaction_atomic { qcg_edict_free(e); }
 }
 
+/* Every builtin qwprogs.dat calls is the library's or the server's, under the name the
+ * program gives it and with its help; no number is given twice (the load registered every
+ * table, and a table given again is refused at its first entry). */
+static void test_builtins_cover_qwprogs(void **state)
+{
+    (void)state;
+    int referenced = 0;
+    for (qc_func f = 1; f < qc_num_functions(qcg.vm); f++) {
+        int n = qc_function_builtin(qcg.vm, f);
+        if (!n)
+            continue;
+        referenced++;
+        const char *name = qc_function_name(qcg.vm, f);
+        if (!qc_builtin_implemented(qcg.vm, n))
+            fprintf(stderr, "qwprogs.dat calls builtin #%d %s, which nobody implements\n", n,
+                    name);
+        assert_true(qc_builtin_implemented(qcg.vm, n));
+        assert_string_equal(qc_builtin_name(qcg.vm, n), name);
+        assert_true(qc_builtin_help(qcg.vm, n)[0] != 0);
+    }
+    assert_int_equal(referenced, 68);
+    assert_ptr_equal(qc_builtin_register_table(qcg.vm, qcg_world_builtins), qcg_world_builtins);
+    assert_ptr_equal(qc_builtin_register_table(qcg.vm, qcg_message_builtins),
+                     qcg_message_builtins);
+}
+
 /* Edicts spawned in RP come from the thread's pool (no shared free list), and a freed one is
  * not reused for half a second. */
 static void test_edict_pools(void **state)
@@ -476,6 +502,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup(test_runaway_stm, setup),
         cmocka_unit_test_setup(test_runaway_lock, setup),
         cmocka_unit_test_setup(test_edict_pools, setup),
+        cmocka_unit_test_setup(test_builtins_cover_qwprogs, setup),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (sv_game_qc) /* which of the game's functions these tests ran (QW_QCFUNCTIONS=FILE) */

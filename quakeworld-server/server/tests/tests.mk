@@ -19,7 +19,8 @@ BUILT += $(SV_UNITS) $(QWCLIENT)
 # qwsv for ThreadSanitizer: every source of the server, the world and the protocol, without
 # -fgnu-tm (TSan does not see inside transactions; the lock-based modes are what it checks).
 TSAN_QWSV := $(SV_TESTDIR)/qwsv-tsan
-TSAN_SRCS := $(SV_ALL_SRCS) $(wildcard $(PROTO)/*.c $(WORLD)/*.c $(SERVER)/progs/*.c)
+TSAN_SRCS := $(SV_ALL_SRCS) $(wildcard $(PROTO)/*.c $(WORLD)/*.c $(SERVER)/progs/*.c) \
+             $(wildcard $(COMMON)/*.c)
 $(TSAN_QWSV): $(TSAN_SRCS) $(wildcard $(SERVER)/*.h $(SERVER)/*/*.h $(PROTO)/*.h $(WORLD)/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -DSV_WITHOUT_TM -DQC_WITHOUT_TM -pthread \

@@ -489,6 +489,39 @@ static void test_world_builtins(void **state)
     qc_vm_free(other);
 }
 
+/* A table registers whole, help included; it is refused at its first entry whose number is
+ * taken (earlier in the table or by the library) or out of range, or that has not exactly
+ * one function. */
+static void test_builtin_tables(void **state)
+{
+    (void)state;
+    const struct qc_builtin_def good[] = {
+        { 300, "first", "the first", .world = world_echo_plus },
+        { 301, "second", "the second", .world = world_refuse },
+        { 0 }
+    };
+    assert_null(qc_builtin_register_table(vm, good));
+    assert_string_equal(qc_builtin_name(vm, 301), "second");
+    assert_string_equal(qc_builtin_help(vm, 300), "the first");
+    assert_true(qc_builtin_help(vm, 26)[0] != 0); /* the library's too */
+    const struct qc_builtin_def twice[] = {
+        { 302, "a", "a", .world = world_echo_plus },
+        { 302, "b", "b", .world = world_echo_plus },
+        { 0 }
+    };
+    assert_ptr_equal(qc_builtin_register_table(vm, twice), &twice[1]);
+    assert_string_equal(qc_builtin_name(vm, 302), "a");
+    const struct qc_builtin_def library_number[] = {
+        { 26, "ftos", "", .world = world_echo_plus }, { 0 } };
+    assert_ptr_equal(qc_builtin_register_table(vm, library_number), &library_number[0]);
+    const struct qc_builtin_def out_of_range[] = {
+        { -3, "negative", "", .world = world_echo_plus }, { 0 } };
+    assert_ptr_equal(qc_builtin_register_table(vm, out_of_range), &out_of_range[0]);
+    const struct qc_builtin_def no_function[] = { { 303, "none", "", .world = NULL }, { 0 } };
+    assert_ptr_equal(qc_builtin_register_table(vm, no_function), &no_function[0]);
+    assert_false(qc_builtin_implemented(vm, 303));
+}
+
 static void test_nested_result(void **state)
 {
     (void)state;
@@ -669,6 +702,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_math_builtins, setup, teardown),
         cmocka_unit_test_setup_teardown(test_debug_builtins, setup, teardown),
         cmocka_unit_test_setup_teardown(test_world_builtins, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_builtin_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nested_result, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runtime_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_more_errors, setup, teardown),
