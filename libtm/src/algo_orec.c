@@ -347,7 +347,9 @@ static bool orec_validate(struct tm_tx *tx)
 TM_SIZED_LOADS(tm_orec_load)
 TM_SIZED_STORES(tm_orec_store)
 
-const struct tm_algo tm_algo_orec = {
+/* Writable: with LIBTM_CONFLICTS on, conflict_watch.c puts its watching barrier entries in
+ * before the first transaction; off, these stay as they are (no cost). */
+struct tm_algo tm_orec_entries __attribute__((visibility("hidden"))) = {
     .name = "orec",
     .id = TM_ALGO_orec,
     .speculative = true,
@@ -363,3 +365,4 @@ const struct tm_algo tm_algo_orec = {
     .validate = orec_validate,
     .move_snapshot = extend_or_restart,
 };
+extern const struct tm_algo tm_algo_orec __attribute__((alias("tm_orec_entries")));
