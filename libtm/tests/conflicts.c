@@ -55,17 +55,17 @@ TMTEST_PURE static void wait_for_victim(long round)
         tmtest_yield(1);
 }
 
-static void writer_a(void)
+static __attribute__((noinline)) void writer_a(void)
 {
     __transaction_atomic { game.field += 1; } /* block: writer-a */
 }
 
-static void writer_b(struct game *g)
+static __attribute__((noinline)) void writer_b(struct game *g)
 {
     __transaction_atomic { g->field += 2; } /* block: writer-b */
 }
 
-static void victim_neighbour(long round)
+static __attribute__((noinline)) void victim_neighbour(long round)
 {
     __transaction_atomic { /* block: victim-neighbour */
         long v = game.neighbour;
@@ -74,7 +74,7 @@ static void victim_neighbour(long round)
     }
 }
 
-static void victim_field(long round)
+static __attribute__((noinline)) void victim_field(long round)
 {
     __transaction_atomic { /* block: victim-field */
         long v = game.field;
@@ -83,7 +83,7 @@ static void victim_field(long round)
     }
 }
 
-static void victim_heap(long round)
+static __attribute__((noinline)) void victim_heap(long round)
 {
     __transaction_atomic { /* block: victim-heap */
         long v = heap->field;
@@ -92,7 +92,7 @@ static void victim_heap(long round)
     }
 }
 
-static void allocate_heap(void)
+static __attribute__((noinline)) void allocate_heap(void)
 {
     __transaction_atomic { /* block: allocator */
         heap = malloc(sizeof *heap);
