@@ -216,7 +216,9 @@ static bool norec_validate(struct tm_tx *tx)
 TM_SIZED_LOADS(tm_norec_load)
 TM_SIZED_STORES(norec_store)
 
-const struct tm_algo tm_algo_norec = {
+/* Writable: with LIBTM_CONFLICTS on, conflict_watch.c puts its watching barrier entries in
+ * before the first transaction; off, these stay as they are (no cost). */
+struct tm_algo tm_norec_entries __attribute__((visibility("hidden"))) = {
     .name = "norec",
     .id = TM_ALGO_norec,
     .speculative = true,
@@ -233,3 +235,4 @@ const struct tm_algo tm_algo_norec = {
     .refresh_paths = use_writer_paths,
     .excludes_writers = norec_excludes_writers,
 };
+extern const struct tm_algo tm_algo_norec __attribute__((alias("tm_norec_entries")));

@@ -4,6 +4,7 @@
  * commit further until no transaction that may read the block runs (reclaim.c). libstdc++
  * is referenced weakly: C programs do not need it. */
 #include "alloc.h"
+#include "conflicts.h"
 #include "fatal.h"
 #include "free_block.h"
 #include "htm_guard.h"
@@ -23,6 +24,8 @@ static void record(struct tm_tx *tx, void *ptr, size_t size, enum tm_alloc_kind 
     r->ptr = ptr;
     r->size = size;
     r->kind = kind;
+    if (unlikely(tm_conflicts_enabled) && kind <= ALLOC_NEW_ARRAY)
+        tm_conflicts_heap_alloc(tx, ptr, size);
 }
 
 /* Inside a hardware transaction allocation and free act at once: the hardware rolls them back
@@ -141,7 +144,7 @@ void _ITM_free(void *ptr)
     if (tx)
         record(tx, ptr, 0, FREE_MALLOC);
     else
-        free(ptr);
+        tm_free_block(&(struct tm_alloc_record){ .ptr = ptr, .kind = FREE_MALLOC });
 }
 
 void _ITM_dropReferences(const void *addr, size_t len)

@@ -56,6 +56,8 @@ __attribute__((noinline)) bool tm_event_conflict(struct tm_tx *tx, struct tm_tx 
                                                  enum tm_abort_reason reason)
 {
     (void)reason;
+    if (unlikely(tm_conflicts_enabled))
+        tm_conflicts_note_owner(tx, owner);
     if (unlikely(tx->open_parent) && tm_open_ancestor(tx, owner)) {
         /* An open transaction met its own parent's location: the parent waits for it, so
          * waiting cannot help. Its outermost transaction restarts to run alone (transaction.c). */

@@ -1,6 +1,7 @@
 /* Returning blocks to their allocator (free_block.h). libstdc++ is referenced weakly: C
  * programs do not need it. */
 #include "free_block.h"
+#include "conflicts.h"
 
 #include <malloc.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@ extern void __cxa_free_exception(void *) __attribute__((weak));
 
 void tm_free_block(const struct tm_alloc_record *r)
 {
+    if (unlikely(tm_conflicts_enabled))
+        tm_conflicts_heap_free(r->ptr);
     switch (r->kind) {
     case ALLOC_MALLOC:
     case FREE_MALLOC: free(r->ptr); break;

@@ -68,6 +68,8 @@ uint32_t tm_htm_retry(uint32_t status, uint32_t props)
     if (tx->depth > 0)
         return 0; /* a begin nested in a software transaction, which holds the serial lock */
     tm_event_htm_abort(tx, abort_kind(status));
+    if (unlikely(tm_conflicts_enabled))
+        tm_conflicts_htm_abort(tx, status);
     uint32_t attempts = ((props & TM_PR_HTM_ATTEMPT_MASK) >> TM_PR_HTM_ATTEMPT_SHIFT) + 1;
     props = (props & ~TM_PR_HTM_ATTEMPT_MASK) | (attempts << TM_PR_HTM_ATTEMPT_SHIFT);
     if (status & XABORT_EXPLICIT) {

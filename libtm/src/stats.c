@@ -130,11 +130,15 @@ void tm_stats_thread_exit(struct tm_tx *tx)
     /* The descriptor is recycled: its next thread starts from zero. */
     struct tm_block_stats *blocks = ts->blocks;
     size_t cap = ts->capacity;
+    struct tm_conflicts_thread *conflicts = ts->conflicts;
+    if (conflicts)
+        tm_conflicts_thread_exit(ts); /* merged, and emptied for the next thread */
     if (blocks)
         memset(blocks, 0, cap * sizeof *blocks);
     memset(ts, 0, sizeof *ts);
     ts->blocks = blocks;
     ts->capacity = cap;
+    ts->conflicts = conflicts;
 }
 
 void tm_stats_block_commit(struct tm_tx *tx)
@@ -168,8 +172,11 @@ void tm_stats_block_htm_commit(struct tm_tx *tx)
 void tm_stats_abort(struct tm_tx *tx, enum tm_abort_reason reason)
 {
     tx->stats->aborts[reason]++;
-    if (tm_stats_enabled)
+    if (tm_stats_enabled) {
         find_block(tx->stats, tx->site)->aborts[reason]++;
+        if (tm_conflicts_enabled)
+            tm_conflicts_abort(tx, reason);
+    }
 }
 
 void tm_stats_nested_abort(struct tm_tx *tx)
@@ -323,7 +330,10 @@ int libtm_stats_write(const char *pattern)
             first = false;
         }
     }
-    fprintf(f, "\n  ]\n}\n");
+    fprintf(f, "\n  ]");
+    if (tm_conflicts_enabled)
+        tm_conflicts_write_json(f);
+    fprintf(f, "\n}\n");
     free(all.blocks);
     return fclose(f) == 0 ? 0 : -1;
 }
@@ -347,8 +357,16 @@ static void write_at_exit(void)
                 tm_config.stats_path, strerror(errno));
 }
 
+/* Where LIBTM_CONFLICTS=1 writes without LIBTM_STATS. */
+#define CONFLICTS_DEFAULT_PATH "libtm-stats.%p.json"
+
 void tm_stats_init(void)
 {
+    bool conflicts = tm_conflicts_config();
+    if (conflicts && !(tm_config.stats_path && *tm_config.stats_path))
+        tm_config.stats_path = CONFLICTS_DEFAULT_PATH;
+    if (conflicts)
+        tm_conflicts_init();
     if (tm_config.stats_path && *tm_config.stats_path) {
         tm_stats_enabled = true;
         atexit(write_at_exit);

@@ -4,6 +4,7 @@
 #define LIBTM_STATS_H
 
 #include "tx.h"
+#include "conflicts.h"
 
 struct tm_block_stats {
     void *site;
@@ -28,6 +29,7 @@ struct tm_thread_stats {
     uint64_t htm_commits, htm_aborts[HTM_ABORT_KINDS];
     /* Of the commits, open transactions' (libtm_open) and compensations'. */
     uint64_t open_commits, compensations;
+    struct tm_conflicts_thread *conflicts; /* LIBTM_CONFLICTS (conflicts.c), else NULL */
 };
 
 extern const char *const tm_abort_reason_names[ABORT_REASON_COUNT];
@@ -39,6 +41,8 @@ static inline void tm_stats_begin(struct tm_tx *tx)
     tx->bytes_read = 0;
     tx->bytes_written = 0;
     tx->start_cycles = tm_cycles();
+    if (unlikely(tm_conflicts_enabled))
+        tm_conflicts_begin(tx);
 }
 
 void tm_stats_thread_start(struct tm_tx *tx);

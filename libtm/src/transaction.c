@@ -382,6 +382,8 @@ static void rollback_all(struct tm_tx *tx)
 
 void tm_restart(struct tm_tx *tx, enum tm_abort_reason reason)
 {
+    if (unlikely(tm_conflicts_enabled))
+        tm_conflicts_before_rollback(tx, reason); /* while the logs still say what was read */
     rollback_all(tx);
     tx->restarts++;
     tm_event_abort(tx, reason); /* decides tx->go_serial */
