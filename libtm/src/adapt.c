@@ -88,7 +88,7 @@ static unsigned total_commits(void)
 {
     unsigned n = 0;
     for (struct tm_tx *d = tm_all_descriptors(); d; d = d->next_all)
-        n += atomic_load_explicit(&d->adapt_commits, memory_order_relaxed);
+        n += tm_commits_so_far(d);
     return n;
 }
 

@@ -1,13 +1,19 @@
 /* _ITM_beginTransaction and the restart jump: the only assembly in libtm.
  *
- * While the mode is serial, begin first calls tm_begin_serial(properties), the serial fast
- * path (transaction.c): a transaction that cannot cancel, while transactions run one at a
- * time, never restarts and needs no checkpoint. Otherwise it saves what a restart must restore (libtm/ABI.md §5): the
- * caller's stack pointer after return (the CFA), the callee-saved registers and the return
- * address, into a struct tm_jmpbuf on its own stack, and calls tm_begin(properties,
- * &jmpbuf), which copies the buffer into the thread's descriptor. Restarting reloads the registers, sets %rsp to the CFA and jumps to the
- * return address with the action word in %eax: to the caller, begin returned a second time.
- * No CET shadow-stack note: tm_longjmp does not unwind a shadow stack.
+ * Serial fast path: while the mode is serial (and hardware transactions, statistics and a
+ * contention manager that hears ends are off), an outermost transaction that cannot cancel
+ * and has both code paths runs its uninstrumented path at once, exclusively, as a mutex
+ * would: one compare-and-swap takes the serial lock's word and checks the mode bytes beside
+ * it, and the descriptor's run word says how it runs (TM_RUN_SERIAL_FAST), which
+ * _ITM_commitTransaction's fast path tests. It never restarts, so it needs no checkpoint; it
+ * calls nothing and keeps no stack frame. Every other case, and a busy word, goes on below.
+ *
+ * Otherwise begin saves what a restart must restore (libtm/ABI.md §5): the caller's stack
+ * pointer after return (the CFA), the callee-saved registers and the return address, into a
+ * struct tm_jmpbuf on its own stack, and calls tm_begin(properties, &jmpbuf), which copies the
+ * buffer into the thread's descriptor. Restarting reloads the registers, sets %rsp to the CFA
+ * and jumps to the return address with the action word in %eax: to the caller, begin returned
+ * a second time. No CET shadow-stack note: tm_longjmp does not unwind a shadow stack.
  *
  * Hardware fast path (htm.c): while htm mode is on, an outermost transaction that can run its
  * uninstrumented path and cannot cancel starts an RTM transaction here and returns
@@ -29,7 +35,7 @@
     .hidden tm_stats_enabled
     .hidden tm_htm_nested
     .hidden tm_begin
-    .hidden tm_begin_serial
+    .hidden tm_fork_generation
 
     .globl  _ITM_beginTransaction
     .type   _ITM_beginTransaction, @function
@@ -37,20 +43,45 @@
 _ITM_beginTransaction:
     .cfi_startproc
     endbr64
+    cmpl    $TM_SERIAL_FAST_MODE, tm_serial_lock+TM_SERIAL_LOCK_MODE_OFFSET(%rip)
+    jne     .Lnot_serial_fast
+    movl    %edi, %eax              /* both paths, no cancel, no certain irrevocability */
+    andl    $TM_HTM_PROPS_MASK, %eax
+    cmpl    $TM_HTM_PROPS_WANTED, %eax
+    jne     .Lsoftware
+    movq    %fs:TM_TCB_OFFSET, %rcx /* the descriptor (tx.h) */
+    testq   %rcx, %rcx
+    jz      .Lsoftware
+    cmpq    $0, TM_TX_RUN_OFFSET(%rcx) /* outside any transaction */
+    jne     .Lsoftware
+    movl    tm_fork_generation(%rip), %eax /* not a parent's descriptor after fork */
+    cmpl    %eax, TM_TX_GENERATION_OFFSET(%rcx)
+    jne     .Lsoftware
+    movq    tm_serial_lock+TM_SERIAL_LOCK_TURN_OFFSET(%rip), %rax
+    testq   %rax, %rax
+    jnz     .Lserial_turn
+.Lserial_take:
+    /* The word free and the mode as the first compare saw it, in one compare-and-swap: the
+     * mode changes only under the word. */
+    movabsq $(TM_SERIAL_FAST_MODE << 32), %rax
+    leaq    1(%rax), %rdx
+    lock cmpxchgq %rdx, tm_serial_lock(%rip)
+    jne     .Lsoftware
+    movabsq $TM_RUN_SERIAL_FAST, %rax
+    movq    %rax, TM_TX_RUN_OFFSET(%rcx)
+    addq    $1, TM_TX_ID_OFFSET(%rcx)  /* its id (the block's end: transaction.c) */
+    movb    $0, TM_TX_IRREVOCABLE_NEEDED_OFFSET(%rcx)
+    movl    $2, %eax                /* a_runUninstrumentedCode */
+    ret
+/* Somebody's turn (serial_lock.c): only its holder takes the word here. */
+.Lserial_turn:
+    cmpq    %rax, %rcx
+    je      .Lserial_take
+    jmp     .Lsoftware
+.Lnot_serial_fast:
     cmpb    $0, tm_serial_lock+TM_SERIAL_LOCK_HTM_MODE_OFFSET(%rip) /* htm mode on? */
     jne     .Lhtm_candidate
 .Lsoftware:
-    cmpb    $TM_ALGO_SERIAL_INDEX, tm_serial_lock+TM_SERIAL_LOCK_ALGO_OFFSET(%rip)
-    jne     .Lcheckpoint
-    pushq   %rdi                    /* keeps the properties; aligns %rsp to 16 for the call */
-    .cfi_adjust_cfa_offset 8
-    call    tm_begin_serial         /* the action word, or 0: go on with a checkpoint */
-    popq    %rdi
-    .cfi_adjust_cfa_offset -8
-    testl   %eax, %eax
-    jz      .Lcheckpoint
-    ret
-.Lcheckpoint:
     leaq    8(%rsp), %rax           /* CFA: %rsp once we have returned */
     subq    $72, %rsp               /* 64-byte tm_jmpbuf + padding; keeps %rsp 16-aligned */
     .cfi_adjust_cfa_offset 72

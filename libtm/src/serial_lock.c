@@ -63,8 +63,14 @@ static void reader_wait(void)
 {
     uint32_t seq = atomic_load_explicit(&reader_gate.seq, memory_order_acquire);
     atomic_fetch_add_explicit(&reader_gate.sleepers, 1, memory_order_seq_cst);
-    /* Dekker with the unlock: it clears the word, then looks for sleepers. */
-    if (atomic_load_explicit(&lock_word, memory_order_seq_cst) != 0)
+    /* Dekker with the unlock: it clears the word, then looks for sleepers. The word says 2
+     * when one may sleep: an unlock that clears a 1 (the serial fast path's) looks no further. */
+    uint32_t word = atomic_load_explicit(&lock_word, memory_order_seq_cst);
+    while (word == 1 && !atomic_compare_exchange_weak_explicit(&lock_word, &word, 2,
+                                                               memory_order_seq_cst,
+                                                               memory_order_seq_cst))
+        ;
+    if (word != 0)
         tm_futex_wait(&reader_gate.seq, seq, 0);
     atomic_fetch_sub_explicit(&reader_gate.sleepers, 1, memory_order_relaxed);
 }
@@ -132,7 +138,12 @@ void tm_serial_write_unlock(struct tm_tx *tx)
 {
     if (tx && atomic_load_explicit(&tx->reader, memory_order_relaxed))
         atomic_store_explicit(&tx->reader, 0, memory_order_release); /* an upgraded reader */
-    if (atomic_exchange_explicit(&lock_word, 0, memory_order_seq_cst) == 2)
+    tm_serial_after_unlock(tx, atomic_exchange_explicit(&lock_word, 0, memory_order_seq_cst));
+}
+
+void tm_serial_after_unlock(struct tm_tx *tx, uint32_t word)
+{
+    if (word == 2)
         tm_futex_wake_one(&lock_word);
     if (unlikely(atomic_load_explicit(&reader_gate.sleepers, memory_order_seq_cst))) {
         atomic_fetch_add_explicit(&reader_gate.seq, 1, memory_order_release);
@@ -204,7 +215,7 @@ static void turn_offer(struct tm_tx *tx)
         return;
     }
     /* Ours: a look at the clock every 8th release is often enough (a turn is long). */
-    if (turn != tx || (atomic_load_explicit(&tx->adapt_commits, memory_order_relaxed) & 7) ||
+    if (turn != tx || (tm_commits_so_far(tx) & 7) ||
         atomic_load_explicit(&tm_serial_lock.turn_woken, memory_order_relaxed))
         return;
     if (tm_now_ns() - atomic_load_explicit(&tm_serial_lock.turn_start, memory_order_relaxed) <
@@ -226,7 +237,7 @@ static void wait_for_turn(struct tm_tx *tx)
     struct tm_tx *line = NULL;
     atomic_compare_exchange_strong(&tm_serial_lock.next_turn, &line, tx);
     struct tm_tx *owner = atomic_load(&tm_serial_lock.turn);
-    unsigned seen = owner ? atomic_load_explicit(&owner->adapt_commits, memory_order_relaxed) : 0;
+    unsigned seen = owner ? tm_commits_so_far(owner) : 0;
     int64_t seen_at = tm_now_ns();
     int64_t look = crowded() ? 4 * TURN_IDLE_NS : TURN_IDLE_NS;
     if (owner == tx) {
@@ -248,7 +259,7 @@ static void wait_for_turn(struct tm_tx *tx)
             /* else the word's holder begins a turn at its release */
         } else if (next) {
             int64_t now = tm_now_ns();
-            unsigned commits = atomic_load_explicit(&owner->adapt_commits, memory_order_relaxed);
+            unsigned commits = tm_commits_so_far(owner);
             if (commits != seen) {
                 seen = commits;
                 seen_at = now;
@@ -316,7 +327,7 @@ void tm_serial_lock_after_fork(void)
 {
     /* The child has only the forking thread: if it held the lock it still does. */
     struct tm_tx *self = tm_current;
-    if (!self || self->serial_hold != HOLD_WRITE)
+    if (!self || (self->serial_hold != HOLD_WRITE && self->serial_hold != HOLD_WRITE_FAST))
         atomic_store(&lock_word, 0);
     atomic_store(&reader_gate.sleepers, 0); /* they were the parent's other threads */
     tm_serial_turns_reset();

@@ -9,6 +9,9 @@ void tm_serial_lock_init(void);
 void tm_serial_read_lock_slow(struct tm_tx *tx);
 void tm_serial_write_lock(struct tm_tx *tx);
 void tm_serial_write_unlock(struct tm_tx *tx);
+/* What an unlock does after clearing the word, whose value was `word` (1: taken and nobody
+ * sleeps, 2: a writer or a reader may sleep): wake them, and hand the turn on. */
+void tm_serial_after_unlock(struct tm_tx *tx, uint32_t word);
 bool tm_serial_try_upgrade(struct tm_tx *tx); /* reader -> writer, false if another writer */
 bool tm_serial_writer_active(void);
 /* Every reader flag stored before it is visible to the caller's next loads, and every reader
@@ -24,6 +27,10 @@ struct tm_serial_lock_line {
     _Atomic uint8_t htm_mode;    /* 1: new transactions try the hardware */
     _Atomic uint8_t algo;        /* enum tm_algo_id of new software transactions */
     _Atomic uint8_t speculative; /* ... and whether it runs beside others (readers can run) */
+    /* Set at start-up when exclusive transactions must take the general path: statistics
+     * on, or a contention manager that hears every end. The serial fast path (begin_x86_64.S)
+     * takes the word and checks these four bytes with one compare-and-swap. */
+    _Atomic uint8_t general_only;
     /* Turns (serial mode, several threads; serial_lock.c): whose transactions take the word
      * now (NULL: anybody's), who waits to be next, and when the turn began (monotonic ns).
      * Written when a turn changes hands, which is also the only time a hardware transaction
@@ -49,6 +56,12 @@ static inline const struct tm_algo *tm_mode_algo(void)
     return tm_algos[atomic_load_explicit(&tm_serial_lock.algo, memory_order_relaxed)];
 }
 void tm_serial_lock_after_fork(void);
+/* The serial fast path's release (transaction.c): clears the word and returns what it held;
+ * the caller calls tm_serial_after_unlock unless it was 1 and nobody queues for a turn. */
+static inline uint32_t tm_serial_word_release(void)
+{
+    return atomic_exchange_explicit(&tm_serial_lock.word, 0, memory_order_release);
+}
 
 /* Exclusive transactions in serial mode take the word in turns: a thread that finds the word
  * taken waits in line, the holder keeps taking it alone for a turn and then hands over, so
@@ -59,6 +72,11 @@ static inline bool tm_serial_turn_allows(const struct tm_tx *tx)
 {
     struct tm_tx *turn = atomic_load_explicit(&tm_serial_lock.turn, memory_order_relaxed);
     return !turn || turn == tx;
+}
+/* A thread waits for its turn: each release of the word must offer it (tm_serial_after_unlock). */
+static inline bool tm_serial_turn_queued(void)
+{
+    return atomic_load_explicit(&tm_serial_lock.next_turn, memory_order_relaxed) != NULL;
 }
 /* The word for an exclusive transaction, in turns while the mode is serial (otherwise as
  * tm_serial_write_lock). */

@@ -47,6 +47,9 @@ void tm_startup(void)
     tm_adapt_init();
     tm_cm_init();
     tm_stats_init();
+    /* Before any transaction: the serial fast path reads it with the mode (serial_lock.h). */
+    atomic_store_explicit(&tm_serial_lock.general_only,
+                          tm_stats_enabled || tm_config.cm_hears_ends, memory_order_relaxed);
     if (tm_config.verbose) {
         char line[320];
         int n = snprintf(line, sizeof line, "libtm %s: %s%s (htm: %s), contention manager %s%s%s\n",

@@ -110,6 +110,14 @@ static void add_thread(struct tm_thread_stats *to, const struct tm_thread_stats 
             add_block(find_block(to, from->blocks[i].site), &from->blocks[i]);
 }
 
+/* The serial fast path counts its commits in the descriptor, which outlives its threads:
+ * what the current thread's added. */
+static uint64_t fast_commits_since(const struct tm_tx *tx)
+{
+    return atomic_load_explicit(&tx->serial_fast_commits, memory_order_relaxed) -
+           tx->serial_fast_counted;
+}
+
 void tm_stats_thread_start(struct tm_tx *tx)
 {
     if (!tx->stats) {
@@ -124,6 +132,8 @@ void tm_stats_thread_exit(struct tm_tx *tx)
     struct tm_thread_stats *ts = tx->stats;
     ts->htm_commits += tx->htm_commits;
     tx->htm_commits = 0;
+    ts->by_algo[TM_ALGO_serial] += fast_commits_since(tx);
+    tx->serial_fast_counted = atomic_load_explicit(&tx->serial_fast_commits, memory_order_relaxed);
     pthread_mutex_lock(&merged_lock);
     add_thread(&merged, ts);
     pthread_mutex_unlock(&merged_lock);
@@ -205,6 +215,7 @@ static void collect(struct tm_thread_stats *all)
         if (atomic_load(&d->in_use) && d->stats) {
             add_thread(all, d->stats);
             all->htm_commits += d->htm_commits;
+            all->by_algo[TM_ALGO_serial] += fast_commits_since(d);
         }
     }
 }

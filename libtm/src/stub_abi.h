@@ -11,12 +11,29 @@
 #define TM_SERIAL_LOCK_ALGO_OFFSET 5
 /* enum tm_algo_id of "serial": only then may the serial fast path run (transaction.c). */
 #define TM_ALGO_SERIAL_INDEX 2
+/* The four mode bytes at offset 4 (htm mode, algorithm, speculative, general_only) while the
+ * serial fast path may run: hardware transactions off, the serial algorithm, nobody on the
+ * read side, statistics off and a contention manager that need not hear of ends. */
+#define TM_SERIAL_LOCK_MODE_OFFSET 4
+#define TM_SERIAL_FAST_MODE (TM_ALGO_SERIAL_INDEX << 8)
+/* The turn's holder (struct tm_tx *, NULL: nobody's turn). */
+#define TM_SERIAL_LOCK_TURN_OFFSET 8
 
 /* The thread control block word that holds the descriptor (tx.h: TM_TCB_OFFSET). */
 #define TM_TCB_OFFSET 0x50
 
-/* struct tm_tx field the begin stub writes when statistics are on. */
+/* struct tm_tx fields the begin stub writes when statistics are on ... */
 #define TM_TX_HTM_SITE_OFFSET 136 /* void *htm_site: begin site of the hardware transaction */
+/* ... and those of the serial fast path: the run word (state, paths, serial-lock hold and
+ * depth: 0 between transactions while statistics are off), the fork generation, the id and
+ * irrevocable_needed. */
+#define TM_TX_RUN_OFFSET 8
+#define TM_TX_GENERATION_OFFSET 16
+#define TM_TX_ID_OFFSET 24
+#define TM_TX_IRREVOCABLE_NEEDED_OFFSET 56
+/* The run word of a transaction begun by the serial fast path: TX_IRREVOCABLE, both paths
+ * direct, HOLD_WRITE_FAST, depth 1. */
+#define TM_RUN_SERIAL_FAST 0x0000000103000003
 
 /* Properties that allow the hardware path: an uninstrumented path to run, an instrumented one
  * (a transaction without it must be irrevocable at once), no cancel, no certain irrevocability,

@@ -99,7 +99,7 @@ static inline void release_serial_lock(struct tm_tx *tx)
 {
     if (tx->serial_hold == HOLD_READ)
         tm_serial_read_unlock(tx);
-    else if (tx->serial_hold == HOLD_WRITE)
+    else if (tx->serial_hold == HOLD_WRITE || tx->serial_hold == HOLD_WRITE_FAST)
         tm_serial_write_unlock(tx);
     tx->serial_hold = HOLD_NONE;
 }
@@ -198,67 +198,6 @@ static void commit_nested(struct tm_tx *tx)
 
 /* ---- begin (called by the assembly stub) ---------------------------------------------- */
 
-/* ---- serial mode ---------------------------------------------------------------------------
- * The cost of a transaction in every single-threaded program, and in serial mode: beginning
- * (and later committing) a transaction that cannot cancel while transactions run one at a
- * time. It runs the uninstrumented path at once, exclusively: a thread alone on the serial
- * lock's read side (tm_serial_lock_alone: no atomic instruction), otherwise with one
- * compare-and-swap on the lock word (in serial mode no reader can run, so there is nobody to
- * drain). No checkpoint, no logs, no stack frame. Everything else, and a busy lock word, takes
- * the general path below. */
-
-static inline bool take_exclusive_fast(struct tm_tx *tx)
-{
-    if (tm_thread_count() == 1) {
-        if (!tm_serial_lock_alone(tx))
-            return false;
-        tx->serial_hold = HOLD_READ;
-        return true;
-    }
-    uint32_t free_word = 0;
-    if (!tm_serial_turn_allows(tx) ||
-        !atomic_compare_exchange_strong_explicit(&tm_serial_lock.word, &free_word, 1,
-                                                 memory_order_acquire, memory_order_relaxed))
-        return false;
-    tx->serial_hold = HOLD_WRITE;
-    /* The mode may have turned speculative before the word was ours: readers may run. */
-    if (unlikely(atomic_load_explicit(&tm_serial_lock.speculative, memory_order_relaxed))) {
-        release_serial_lock(tx);
-        return false;
-    }
-    return true;
-}
-
-/* Only what an exclusive transaction that cannot cancel reads again: no checkpoint (it never
- * restarts), no outer properties or private-stack bound (only restarts and rollbacks read
- * them), no begin site or depth record (statistics are off on this path). tx->algo already is
- * tm_algo_irrevocable: between transactions it always is. */
-static inline __attribute__((always_inline)) bool begin_serial(struct tm_tx *tx, uint32_t props)
-{
-    if ((props & (pr_hasNoAbort | pr_undoLogCode)) != pr_hasNoAbort || tm_stats_enabled ||
-        atomic_load_explicit(&tm_serial_lock.algo, memory_order_relaxed) != TM_ALGO_serial ||
-        !take_exclusive_fast(tx))
-        return false;
-    tx->state = TX_IRREVOCABLE;
-    tx->irrevocable_needed = needs_irrevocability(props);
-    tx->depth = 1;
-    tx->props = props;
-    tx->id = tm_next_id(tx);
-    tm_eh_begin(tx);
-    return true;
-}
-
-static inline __attribute__((always_inline)) bool commit_serial(struct tm_tx *tx)
-{
-    if (tx->state != TX_IRREVOCABLE || tx->depth != 1 ||
-        (tx->actions.len | tx->allocs.len | tx->exception_objects.len) || tm_stats_enabled)
-        return false;
-    release_serial_lock(tx);
-    finish(tx);
-    tm_event_commit(tx);
-    return true;
-}
-
 static inline uint32_t begin_general(uint32_t props, const struct tm_jmpbuf *jb)
 {
     struct tm_tx *tx = tm_self();
@@ -276,26 +215,6 @@ static inline uint32_t begin_general(uint32_t props, const struct tm_jmpbuf *jb)
     tx->id = tm_next_id(tx);
     tm_eh_begin(tx);
     return start_outermost(tx, jb);
-}
-
-_Static_assert(TM_ALGO_serial == TM_ALGO_SERIAL_INDEX &&
-                   offsetof(struct tm_serial_lock_line, algo) == TM_SERIAL_LOCK_ALGO_OFFSET,
-               "stub_abi.h: the serial algorithm");
-
-/* The stub calls this first while the mode is serial, before it saves any register: the serial
- * fast path, or 0 when the transaction needs tm_begin and its checkpoint. */
-uint32_t tm_begin_serial(uint32_t props) __attribute__((visibility("hidden")));
-
-uint32_t tm_begin_serial(uint32_t props)
-{
-    /* Inside a hardware transaction (a cancellable nested begin) it must abort first. */
-    tm_htm_need_software();
-    props &= ~(uint32_t)TM_PR_HTM_PRIVATE; /* the stub's bits (stub_abi.h) */
-    struct tm_tx *tx = tm_current;
-    if (likely(tx && tx->depth == 0 && tx->generation == tm_fork_generation) &&
-        begin_serial(tx, props))
-        return (props & pr_uninstrumentedCode) ? a_runUninstrumentedCode : a_runInstrumentedCode;
-    return 0;
 }
 
 /* Everything tm_begin's fast path leaves out. */
@@ -434,6 +353,16 @@ void _ITM_abortTransaction(uint32_t reason)
     tm_longjmp(&jb, a_abortTransaction | a_restoreLiveVariables);
 }
 
+/* The serial fast path's begin takes the next id without a look at its block's end: the
+ * commits look, with a margin far larger than the fast begins between two looks. */
+#define ID_MARGIN (4 * TM_ADAPT_CHECK_EVERY)
+
+static inline void id_block_check(struct tm_tx *tx)
+{
+    if (unlikely(tx->id + ID_MARGIN >= tx->id_block_end))
+        tm_new_id_block(tx);
+}
+
 /* ---- commit ---------------------------------------------------------------------------- */
 
 /* Runs after the outermost commit, outside the transaction: they may start new ones. A
@@ -459,6 +388,7 @@ static bool commit_outermost(struct tm_tx *tx)
     tx->undo_log.len = 0;
     tx->checkpoints.len = 0;
     tx->exception_objects.len = 0;
+    id_block_check(tx); /* the serial fast path's begin does not look */
     tm_event_commit(tx); /* still knows how the transaction ran */
     finish(tx);
     if (unlikely(tx->open_privatization)) {
@@ -494,6 +424,91 @@ static inline __attribute__((always_inline)) bool commit_speculative(struct tm_t
     return true;
 }
 
+/* ---- serial mode ---------------------------------------------------------------------------
+ * The cost of a transaction in every single-threaded program, and in serial mode: a
+ * transaction that cannot cancel, begun while transactions run one at a time, runs its
+ * uninstrumented path exclusively. begin_x86_64.S begins it as a mutex is taken (one
+ * compare-and-swap on the serial lock's word, which also checks the mode; no checkpoint, no
+ * stack frame, no call) and marks the descriptor's run word TM_RUN_SERIAL_FAST; its commit
+ * (commit_serial_fast) is a mutex's release: one exchange on the word, one counter, and one
+ * look at whether a thread waits for its turn. What that leaves out runs later, or in rare
+ * cases, out of line (serial_fast_commit_after): waking a waiter, the serial lock's turns,
+ * and every TM_ADAPT_CHECK_EVERY commits the adaptive policy's look at the clock, the id
+ * block's end and the blocks held for other transactions' readers. The fast path is never
+ * taken while statistics are on or the contention manager hears ends (the mode bytes say so:
+ * tm_startup). */
+_Static_assert(TM_ALGO_serial == TM_ALGO_SERIAL_INDEX &&
+                   offsetof(struct tm_serial_lock_line, algo) == TM_SERIAL_LOCK_ALGO_OFFSET &&
+                   offsetof(struct tm_serial_lock_line, htm_mode) == TM_SERIAL_LOCK_MODE_OFFSET &&
+                   offsetof(struct tm_serial_lock_line, speculative) ==
+                       TM_SERIAL_LOCK_MODE_OFFSET + 2 &&
+                   offsetof(struct tm_serial_lock_line, general_only) ==
+                       TM_SERIAL_LOCK_MODE_OFFSET + 3 &&
+                   offsetof(struct tm_serial_lock_line, turn) == TM_SERIAL_LOCK_TURN_OFFSET,
+               "stub_abi.h: the serial lock's line");
+_Static_assert(offsetof(struct tm_tx, run) == TM_TX_RUN_OFFSET &&
+                   offsetof(struct tm_tx, state) == TM_TX_RUN_OFFSET &&
+                   offsetof(struct tm_tx, serial_hold) == TM_TX_RUN_OFFSET + 3 &&
+                   offsetof(struct tm_tx, depth) == TM_TX_RUN_OFFSET + 4 &&
+                   offsetof(struct tm_tx, generation) == TM_TX_GENERATION_OFFSET &&
+                   offsetof(struct tm_tx, id) == TM_TX_ID_OFFSET &&
+                   offsetof(struct tm_tx, irrevocable_needed) == TM_TX_IRREVOCABLE_NEEDED_OFFSET &&
+                   offsetof(struct tm_tx, actions) == TM_CACHELINE,
+               "stub_abi.h: the descriptor's first line");
+_Static_assert(TM_RUN_SERIAL_FAST == (TX_IRREVOCABLE | (uint64_t)TM_READ_DIRECT << 8 |
+                                      (uint64_t)TM_WRITE_DIRECT << 16 |
+                                      (uint64_t)HOLD_WRITE_FAST << 24 | (uint64_t)1 << 32) &&
+                   TX_INACTIVE == 0 && TM_READ_DIRECT == 0 && TM_WRITE_DIRECT == 0 &&
+                   HOLD_NONE == 0 && a_runUninstrumentedCode == 2 &&
+                   TM_HTM_PROPS_WANTED == (pr_instrumentedCode | pr_uninstrumentedCode |
+                                           pr_hasNoAbort),
+               "stub_abi.h: the serial fast path's run word");
+
+static __attribute__((noinline)) void serial_fast_commit_after(struct tm_tx *tx, uint32_t word,
+                                                               uint64_t commits)
+{
+    tm_serial_after_unlock(tx, word);
+    if ((commits & (TM_ADAPT_CHECK_EVERY - 1)) == 0) {
+        id_block_check(tx);
+        if (unlikely(tm_reclaim_holds(tx)))
+            tm_reclaim_after_commit(tx);
+        tm_adapt_check(tx);
+    }
+}
+
+/* A transaction of the serial fast path commits, unless it has work for the general commit
+ * (user actions, allocations, exception objects): then false. */
+static inline __attribute__((always_inline)) bool commit_serial_fast(struct tm_tx *tx)
+{
+    if (tx->run != TM_RUN_SERIAL_FAST ||
+        (tx->actions.len | tx->allocs.len | tx->exception_objects.len))
+        return false;
+    /* finish(): inactive, direct paths (statistics are off), no hold, depth 0; tx->algo
+     * stayed tm_algo_irrevocable. */
+    tx->run = 0;
+    uint64_t commits = atomic_load_explicit(&tx->serial_fast_commits, memory_order_relaxed) + 1;
+    atomic_store_explicit(&tx->serial_fast_commits, commits, memory_order_relaxed);
+    uint32_t word = tm_serial_word_release();
+    if (unlikely(word != 1 || tm_serial_turn_queued() ||
+                 (commits & (TM_ADAPT_CHECK_EVERY - 1)) == 0))
+        serial_fast_commit_after(tx, word, commits);
+    return true;
+}
+
+/* An exclusive transaction of the general path that cannot cancel and has nothing for the
+ * general commit. */
+static inline bool commit_serial(struct tm_tx *tx)
+{
+    if (tx->state != TX_IRREVOCABLE || tx->depth != 1 ||
+        (tx->actions.len | tx->allocs.len | tx->exception_objects.len) || tm_stats_enabled)
+        return false;
+    release_serial_lock(tx);
+    finish(tx);
+    id_block_check(tx);
+    tm_event_commit(tx);
+    return true;
+}
+
 static inline bool commit_speculative_applies(const struct tm_tx *tx)
 {
     return tx && tx->depth == 1 && tx->state == TX_SPECULATIVE &&
@@ -502,9 +517,9 @@ static inline bool commit_speculative_applies(const struct tm_tx *tx)
            !tm_reclaim_holds(tx) && !tm_stats_enabled && !tm_config.cm_hears_ends;
 }
 
-void _ITM_commitTransaction(void)
+/* Everything but the serial fast path, apart so that the fast path needs no stack frame. */
+static __attribute__((noinline)) void commit_general(struct tm_tx *tx)
 {
-    struct tm_tx *tx = tm_current;
     if (likely(!tm_htm_mode_on() && commit_speculative_applies(tx))) {
         if (likely(commit_speculative(tx)))
             return;
@@ -524,6 +539,14 @@ void _ITM_commitTransaction(void)
     }
     if (!commit_outermost(tx))
         tm_restart(tx, ABORT_VALIDATE);
+}
+
+void _ITM_commitTransaction(void)
+{
+    struct tm_tx *tx = tm_current;
+    if (likely(tx) && commit_serial_fast(tx))
+        return;
+    commit_general(tx);
 }
 
 /* An exception leaves the transaction: it commits. If it cannot, the exception in flight is
@@ -567,8 +590,12 @@ static void mark_irrevocable(struct tm_tx *tx)
 void tm_go_irrevocable(struct tm_tx *tx)
 {
     tx->irrevocable_needed = true;
-    if (tx->state == TX_IRREVOCABLE)
+    if (tx->state == TX_IRREVOCABLE) {
+        /* A transaction of the serial fast path counts it in the general commit. */
+        if (tx->serial_hold == HOLD_WRITE_FAST)
+            tx->serial_hold = HOLD_WRITE;
         return;
+    }
     if (tx->state == TX_SERIAL) {
         mark_irrevocable(tx);
         return;

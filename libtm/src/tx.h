@@ -106,7 +106,12 @@ struct tm_reclaim {
 };
 
 /* Which side of the serial lock a transaction holds (struct tm_tx's serial_hold). */
-enum tm_hold { HOLD_NONE, HOLD_READ, HOLD_WRITE };
+enum tm_hold {
+    HOLD_NONE,
+    HOLD_READ,
+    HOLD_WRITE,
+    HOLD_WRITE_FAST, /* the write side, taken by the serial fast path (begin_x86_64.S) */
+};
 
 /* Which fast path the barriers take (barriers.h), chosen with the algorithm (tm_use_algo) so
  * that a barrier looks at one byte instead of comparing algorithms and statistics. */
@@ -126,19 +131,28 @@ enum tm_write_path {
 struct tm_tx {
     /* --- private; every begin and commit uses these: one cache line --- */
     const struct tm_algo *algo; /* the barriers' algorithm: tm_algo_irrevocable when inactive */
-    uint8_t state;       /* enum tm_state */
-    uint8_t read_path;   /* enum tm_read_path */
-    uint8_t write_path;  /* enum tm_write_path */
-    unsigned depth;      /* software nesting depth; hardware transactions leave it 0 */
-    uint32_t props;
+    /* How the transaction runs, in one word that the serial fast path (begin_x86_64.S and
+     * _ITM_commitTransaction) tests and writes with one instruction: 0 between transactions
+     * while statistics are off, TM_RUN_SERIAL_FAST in its transactions. */
+    union {
+        struct {
+            uint8_t state;       /* enum tm_state */
+            uint8_t read_path;   /* enum tm_read_path */
+            uint8_t write_path;  /* enum tm_write_path */
+            uint8_t serial_hold; /* enum tm_hold */
+            unsigned depth;      /* software nesting depth; hardware transactions leave it 0 */
+        };
+        uint64_t run;
+    };
     unsigned generation; /* tm_fork_generation when this thread took the descriptor */
+    /* Commits so far: those of the serial fast path, and the others (read by the adaptive
+     * policy, the serial lock's turns and the statistics: tm_commits_so_far). */
+    _Atomic unsigned adapt_commits;
+    /* The transaction's id, the last one handed out from [.., id_block_end) (thread.h; the
+     * serial fast path increments it and looks at the block's end every 64 commits). */
     uint64_t id, id_block_end;
     struct tm_thread_stats *stats; /* the registry's too: kept with the descriptor */
-    /* C++ exception state */
-    uint32_t cxa_catch_count;
-    uint32_t cxa_uncaught_saved;
-    _Atomic unsigned adapt_commits; /* commits so far, for the adaptive policy (adapt.h) */
-    uint8_t serial_hold; /* enum tm_hold */
+    _Atomic uint64_t serial_fast_commits;
     bool irrevocable_needed; /* the code asked for it (unsafe call, mode change, no
                               * instrumented path), as opposed to serial by policy */
     bool go_serial;      /* next (re)start runs exclusively (retry policy) */
@@ -149,6 +163,7 @@ struct tm_tx {
     /* --- private, used by revocable transactions --- */
     void *htm_site;      /* begin site of the hardware transaction (statistics; stub_abi.h) */
     uint64_t htm_commits; /* hardware commits of this thread (statistics read it racily) */
+    uint64_t serial_fast_counted; /* serial_fast_commits of the descriptor's earlier threads */
     struct tm_log undo_log;
     /* CFA of the innermost transaction that can roll back: stack below it (frames of functions
      * called inside that transaction) is dead after a rollback, so stores there bypass the
@@ -161,6 +176,10 @@ struct tm_tx {
     uint32_t restarts;   /* of the current outermost transaction */
     uint32_t attempts;   /* reader flag values handed out so far (tm_reader_value) */
     uint32_t outer_props; /* properties of the outermost transaction (restarts) */
+    uint32_t props;       /* ... and of the innermost (closed nesting's checkpoints) */
+    /* C++ exception state */
+    uint32_t cxa_catch_count;
+    uint32_t cxa_uncaught_saved;
     /* statistics of the current transaction */
     void *site;               /* return address of the outermost begin */
     uint64_t start_cycles;
@@ -214,6 +233,12 @@ struct tm_tx {
 };
 
 #define TM_INACTIVE UINT64_MAX
+/* The commits of descriptor d so far, modulo 2^32 (other threads read it racily). */
+static inline unsigned tm_commits_so_far(const struct tm_tx *d)
+{
+    return atomic_load_explicit(&d->adapt_commits, memory_order_relaxed) +
+           (unsigned)atomic_load_explicit(&d->serial_fast_commits, memory_order_relaxed);
+}
 
 extern bool tm_stats_enabled __attribute__((visibility("hidden"))); /* begin_x86_64.S reads it */
 

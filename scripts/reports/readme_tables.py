@@ -10,7 +10,7 @@ import difflib
 import os
 import re
 
-from reports import apache_bench, atomic_quake, libtm_bench, libtm_cm_bench, memcache_soak, quake_qc, quake_sched, \
+from reports import apache_bench, atomic_quake, begin_commit, libtm_bench, libtm_cm_bench, memcache_soak, quake_qc, quake_sched, \
     quake_sweep
 from reports.common import markdown_table, note, rows_of_run
 
@@ -61,6 +61,14 @@ def libtm_policy():
                    "within a round; millions of atomic blocks per second (travel: transactions); "
                    "time 2/1 = time at 2 threads / time at 1 for the same work, the rounds' range "
                    "in brackets") + study.policy_readme_table()
+
+
+def libtm_begin_commit():
+    study = begin_commit.Study(results("libtm-begin-commit.csv"))
+    n = note
+    return caption(f"`{n(study.notes, 'command')}`: {n(study.notes, 'machine')}; median of "
+                   f"{n(study.notes, 'rounds')} rounds; instructions per operation, the runtime's "
+                   "two functions inclusive") + study.readme_table()
 
 
 # ---- contention managers ------------------------------------------------------------------------
@@ -213,6 +221,7 @@ BLOCKS = {
     "libtm-nohtm": libtm_nohtm,
     "libtm-nohtm-goals": libtm_nohtm_goals,
     "libtm-policy": libtm_policy,
+    "libtm-begin-commit": libtm_begin_commit,
     "libtm-cm": libtm_cm,
     "atomic-quake": atomic_quake_goals,
     "atomic-quake-games": atomic_quake_games,

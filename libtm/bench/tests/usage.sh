@@ -38,6 +38,17 @@ for program in intset-tm intset-mutex intset-seq; do
   expect_usage_error "$program" --size-counter --size-counter nested
 done
 expect_usage_error bank-tm --accounts --accounts 1
+for option in --help -h; do
+  if ! "$bin/begin-commit" $option | grep -q '^Usage:'; then
+    echo "FAIL: begin-commit $option does not print a usage text"; failures=$((failures + 1))
+  fi
+done
+expect_usage_error begin-commit --sync --sync lock
+expect_usage_error begin-commit --sync --threads 2
+expect_usage_error begin-commit --threads --sync tm --threads 0
+expect_usage_error begin-commit --ops --sync tm --ops 1x
+expect_usage_error begin-commit --bogus --bogus
+expect_usage_error begin-commit stray --sync tm stray
 for program in travel-tm travel-mutex travel-seq; do
   expect_usage_error "$program" --relations --relations 8
   expect_usage_error "$program" --queries-per-tx --queries-per-tx 0
