@@ -10,7 +10,6 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 static long counter;
 static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -36,17 +35,43 @@ __attribute__((noinline)) void begin_commit_op_plain(void)
     counter++;
 }
 
-static const struct {
-    const char *name;
-    void (*op)(void);
-} syncs[] = {
-    { "tm", begin_commit_op_tm },
-    { "mutex", begin_commit_op_mutex },
-    { "plain", begin_commit_op_plain },
+static void (*op)(void);
+static unsigned long ops;
+
+enum sync_way { SYNC_TM, SYNC_MUTEX, SYNC_PLAIN };
+static const cmdline_choice sync_names[] = {
+    { "tm", SYNC_TM, "in a transaction" },
+    { "mutex", SYNC_MUTEX, "under a mutex" },
+    { "plain", SYNC_PLAIN, "plainly" },
+    { NULL, 0, NULL },
 };
 
-static void (*op)(void);
-static unsigned long ops = 1000000;
+struct begin_commit_options {
+    int sync;
+    unsigned long threads, ops;
+};
+
+#define FIELD(f) CMDLINE_FIELD(struct begin_commit_options, f)
+static const cmdline_option options[] = {
+    { "--sync", "WAY", "tm, mutex or plain (required)", CMDLINE_CHOICE, FIELD(sync),
+      .choices = sync_names, .init = -1 },
+    { "--threads", "N", "threads (default 1, at most 64)", CMDLINE_WHOLE, FIELD(threads),
+      .min = 1, .max = 64, .init = 1 },
+    { "--ops", "N", "increments per thread (default 1000000)", CMDLINE_WHOLE, FIELD(ops),
+      .min = 1, .max = 1ull << 32, .init = 1000000 },
+    BENCH_OPTION_HELP,
+    { NULL },
+};
+
+static void usage_head(FILE *out, const cmdline_program *p)
+{
+    fprintf(out,
+            "Usage: %s --sync tm|mutex|plain [--threads N] [--ops N]\n"
+            "Each of N threads increments one counter --ops times: in a transaction (tm),\n"
+            "under a mutex, or plainly (threads one after the other). Prints the counter;\n"
+            "exit status 0 when it is right, %d on bad usage, %d when it is wrong.\n\n",
+            p->name, BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
+}
 
 static void *worker(void *arg)
 {
@@ -56,57 +81,32 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void usage(FILE *out, const char *program)
-{
-    fprintf(out,
-            "Usage: %s --sync tm|mutex|plain [--threads N] [--ops N]\n"
-            "Each of N threads (default 1, at most 64) increments one counter --ops times\n"
-            "(default 1000000): in a transaction (tm), under a mutex, or plainly (threads one\n"
-            "after the other). Prints the counter; exit status 0 when it is right, %d on bad\n"
-            "usage, %d when it is wrong.\n",
-            program, BENCH_EXIT_USAGE, BENCH_EXIT_BROKEN);
-}
-
 int main(int argc, char **argv)
 {
-    const char *program = argv[0];
-    unsigned long threads = 1;
-    const char *sync = NULL;
-    static const struct option longopts[] = {
-        { "sync", required_argument, NULL, 's' },
-        { "threads", required_argument, NULL, 't' },
-        { "ops", required_argument, NULL, 'n' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    const cmdline_program cli = {
+        .name = cmdline_basename(argv[0]), .options = options, .column = 20, .gnu = true,
+        .usage_head = usage_head,
     };
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 's': sync = optarg; break;
-        case 't':
-            if (!bench_parse_count(program, "--threads", optarg, 1, 64, &threads))
-                return BENCH_EXIT_USAGE;
-            break;
-        case 'n':
-            if (!bench_parse_count(program, "--ops", optarg, 1, 1ul << 32, &ops))
-                return BENCH_EXIT_USAGE;
-            break;
-        case 'h': usage(stdout, program); return 0;
-        default: usage(stderr, program); return BENCH_EXIT_USAGE;
-        }
+    const char *program = cli.name;
+    struct begin_commit_options opt;
+    switch (cmdline_parse(&cli, argc, argv, &opt)) {
+    case CMDLINE_DONE: return 0;
+    case CMDLINE_BAD: return BENCH_EXIT_USAGE;
+    case CMDLINE_OK: break;
     }
-    if (optind < argc) {
-        fprintf(stderr, "%s: unexpected argument '%s'\n", program, argv[optind]);
+    if (opt.sync < 0) {
+        fprintf(stderr, "%s: --sync must be tm, mutex or plain (see %s --help)\n", program,
+                program);
         return BENCH_EXIT_USAGE;
     }
-    for (size_t i = 0; sync && i < sizeof syncs / sizeof syncs[0]; i++)
-        if (strcmp(sync, syncs[i].name) == 0)
-            op = syncs[i].op;
-    if (!op) {
-        fprintf(stderr, "%s: --sync must be tm, mutex or plain (got %s)\n", program,
-                sync ? sync : "none");
-        return BENCH_EXIT_USAGE;
-    }
+    void (*const by_way[])(void) = {
+        [SYNC_TM] = begin_commit_op_tm,
+        [SYNC_MUTEX] = begin_commit_op_mutex,
+        [SYNC_PLAIN] = begin_commit_op_plain,
+    };
+    op = by_way[opt.sync];
+    ops = opt.ops;
+    unsigned long threads = opt.threads;
     pthread_t t[64];
     bool one_by_one = op == begin_commit_op_plain;
     for (unsigned long i = 0; i < threads; i++) {
