@@ -35,6 +35,8 @@
 #define SV_RELIABLE_SPARE 4           /* free blocks a queue keeps to count as roomy */
 #define SV_EVENT_FRAMES 16            /* frames of global events kept for slow clients */
 #define SV_TIMEOUT 30.0               /* default -clienttimeout */
+#define SV_PORT_MOVE_SILENCE 1.0      /* seconds a client's port must be silent before a
+                                         packet from another port may move it (net/inbox.c) */
 
 typedef enum { CL_FREE = 0, CL_CONNECTED, CL_SPAWNED } sv_client_state;
 
@@ -64,6 +66,8 @@ typedef struct sv_client_frame {
 
 typedef struct sv_inbox_packet {
     uint16_t len;
+    uint16_t port;                    /* the source port (network order): the client's, or a
+                                         new one that the netchan must accept first */
     uint8_t data[QW_MAX_PACKET];
 } sv_inbox_packet;
 
