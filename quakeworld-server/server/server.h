@@ -123,7 +123,8 @@ typedef struct sv_client {
     int loss_reported;                /* packet loss % of its last move (RP, its worker) */
     int packet_loss;                  /* the same, copied in S: what others read in RP */
     int frags_announced;              /* frags everybody was last told (net/scoreboard.h) */
-    int chokecount;
+    int packets_this_frame;           /* accepted by the netchan in this frame's RP */
+    int chokecount;                   /* of them, answered by the reply of a later one */
 
     /* download in progress */
     uint8_t *download;

@@ -152,6 +152,7 @@ static bool process_packet(sv_client *cl, int index)
         cl->addr.sin_port = pkt->port;
     }
     cl->send_reply = true;
+    cl->packets_this_frame++;
     st->packets++;
     int offset = (int)((const uint8_t *)payload.data + payload.pos - pkt->data);
     return run_packet(cl, index, offset, 0);
