@@ -143,10 +143,17 @@ void qwbot_bot_resolve_acks(qwbot_bot *b, int32_t ack, double now)
                 double rtt = (now - e->time) * 1e6;
                 qwbot_latency_add(&b->run->latency, rtt < 0 ? 0 : (uint32_t)rtt);
             }
+        } else if (s >= ack - b->choke_reported) {
+            /* the server says it answered it with this packet, as QuakeWorld clients read
+             * svc_chokecount: not lost */
+            e->resolved = true;
+            if (e->is_move)
+                b->moves_choked++;
         } else {
             count_unresolved(b, e);
         }
     }
+    b->choke_reported = 0;
     b->resolved_upto = ack;
 }
 

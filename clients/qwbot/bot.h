@@ -113,6 +113,8 @@ typedef struct qwbot_bot {
     int32_t resolved_upto;
     uint32_t moves_acked;
     uint32_t moves_unacked;     /* superseded by a later ack, lost, or never answered */
+    uint32_t moves_choked;      /* answered together with a later one (svc_chokecount) */
+    int choke_reported;         /* svc_chokecount of the packet being read */
 
     /* counters */
     uint64_t packets_sent, packets_received, bytes_sent, bytes_received;

@@ -197,6 +197,12 @@ static bool on_message(void *ctx, const qw_svc *m)
     case svc_soundlist:
         w->bad = !on_list(b, m);
         break;
+    case svc_chokecount: /* the moves before the acknowledged one, answered with it */
+        b->choke_reported = m->u.byte;
+        break;
+    case svc_intermission: /* the match is over: the scoreboard until the next map */
+        qwbot_bot_log(b, "intermission");
+        break;
     case svc_packetentities:
     case svc_deltapacketentities:
         /* Asking for deltas against this frame keeps the server on its delta path, like a

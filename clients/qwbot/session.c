@@ -100,11 +100,13 @@ static void handle_sequenced(qwbot_bot *b, const uint8_t *data, size_t len, doub
     b->packets_received++;
     b->bytes_received += len;
     b->last_server_packet = now;
-    qwbot_bot_resolve_acks(b, b->nc.incoming_acknowledged, now);
     bool answered = b->state == BOT_PLAYING && b->run->opt.closed_loop &&
                     b->nc.incoming_acknowledged >= b->last_move_sequence;
+    b->choke_reported = 0;
     if (!qwbot_parse_server_message(b, &payload))
         b->bad_messages++;
+    /* after the message: its svc_chokecount tells which earlier moves it answers too */
+    qwbot_bot_resolve_acks(b, b->nc.incoming_acknowledged, now);
     if (b->state == BOT_FAILED || b->state == BOT_DONE)
         return;
     unstick(b, now);

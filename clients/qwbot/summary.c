@@ -6,7 +6,7 @@
 unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
 {
     unsigned spawned = 0, completed = 0, failed = 0, moved = 0;
-    uint64_t moves = 0, sent = 0, received = 0, acked = 0, unacked = 0, bad = 0;
+    uint64_t moves = 0, sent = 0, received = 0, acked = 0, unacked = 0, choked = 0, bad = 0;
     uint64_t bytes_sent = 0, bytes_received = 0;
     long frags = 0;
     int frag_min = 0, frag_max = 0;
@@ -27,6 +27,7 @@ unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
         received += b->packets_received;
         acked += b->moves_acked;
         unacked += b->moves_unacked;
+        choked += b->moves_choked;
         bad += b->bad_messages;
         bytes_sent += b->bytes_sent;
         bytes_received += b->bytes_received;
@@ -59,6 +60,8 @@ unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
             bytes_received / 1024.0);
     fprintf(out, "  moves acked / without own ack      %llu / %llu (%.2f %% lost or "
             "superseded)\n", (unsigned long long)acked, (unsigned long long)unacked, lost_pct);
+    fprintf(out, "  moves answered with a later one    %llu (the server's svc_chokecount)\n",
+            (unsigned long long)choked);
     fprintf(out, "  round trip (ack of each move), ms  p50 %.3f  p90 %.3f  p99 %.3f  max %.3f  "
             "mean %.3f\n", p50, p90, p99, pmax, mean);
     fprintf(out, "  frags                              total %ld, per bot %d..%d, %u of %u "
@@ -83,11 +86,11 @@ unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
     }
     fprintf(out, "qwbot-stats bots=%u spawned=%u completed=%u failed=%u interactions=%llu "
             "duration_s=%.3f packets_sent=%llu replies=%llu acked=%llu unacked=%llu "
-            "rtt_p50_ms=%.3f rtt_p90_ms=%.3f rtt_p99_ms=%.3f rtt_mean_ms=%.3f frags=%ld "
+            "choked=%llu rtt_p50_ms=%.3f rtt_p90_ms=%.3f rtt_p99_ms=%.3f rtt_mean_ms=%.3f frags=%ld "
             "kills=%llu deaths=%llu scorers=%u moved=%u bad_messages=%llu\n",
             run->nbots, spawned, completed, failed, (unsigned long long)moves, duration,
             (unsigned long long)sent, (unsigned long long)received, (unsigned long long)acked,
-            (unsigned long long)unacked, p50, p90, p99, mean, frags,
+            (unsigned long long)unacked, (unsigned long long)choked, p50, p90, p99, mean, frags,
             (unsigned long long)kills, (unsigned long long)deaths, scorers, moved,
             (unsigned long long)bad);
     fflush(out);

@@ -13,6 +13,15 @@ void qw_netchan_init(qw_netchan *nc, bool is_client, int qport)
     qw_sizebuf_init(&nc->message, nc->message_buf, sizeof nc->message_buf);
 }
 
+int32_t qw_netchan_max_gap(const qw_netchan *nc, double now)
+{
+    double silent = now - nc->last_received;
+    if (!(silent > 0)) /* nothing accepted yet at this clock, or a clock that went back */
+        silent = 0;
+    double gap = QW_NETCHAN_GAP_BASE + silent * QW_NETCHAN_MAX_RATE;
+    return gap < QW_NETCHAN_MAX_GAP ? (int32_t)gap : QW_NETCHAN_MAX_GAP;
+}
+
 bool qw_netchan_process(qw_netchan *nc, const uint8_t *pkt, size_t len, double now,
                         qw_msgreader *payload, int *qport_out)
 {
@@ -36,12 +45,18 @@ bool qw_netchan_process(qw_netchan *nc, const uint8_t *pkt, size_t len, double n
         nc->stale_count++;
         return false;
     }
-    if (seq - nc->incoming_sequence > QW_NETCHAN_MAX_GAP) {
+    /* A server's packets come from one client: another qport is somebody else's. */
+    if (!nc->is_client && qport != nc->qport) {
         nc->bogus_count++;
         return false;
     }
-    /* The peer cannot acknowledge a packet we have not sent yet. */
-    if (ack >= nc->outgoing_sequence) {
+    if (seq - nc->incoming_sequence > qw_netchan_max_gap(nc, now)) {
+        nc->bogus_count++;
+        return false;
+    }
+    /* The peer cannot acknowledge a packet we have not sent yet, nor less than it did in an
+     * earlier packet (what it acknowledges is the highest sequence it has accepted). */
+    if (ack >= nc->outgoing_sequence || ack < nc->incoming_acknowledged) {
         nc->bogus_count++;
         return false;
     }

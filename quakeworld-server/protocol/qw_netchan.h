@@ -44,18 +44,29 @@ typedef struct qw_netchan {
     uint8_t reliable_buf[QW_MAX_MSGLEN];
 } qw_netchan;
 
-/* Packets a peer may skip at once (about 14 minutes of total loss at 77 packets a second; a
- * connection is timed out long before). A larger jump is hostile: the server answers with
- * the client's sequence, and a client could otherwise push it to the 31-bit limit at once. */
+/* How far ahead of the last accepted sequence a packet may be. A peer cannot have sent more
+ * than QW_NETCHAN_MAX_RATE packets a second (13 times ezQuake's 77 at cl_maxfps 77), so after
+ * S seconds without an accepted packet at most QW_NETCHAN_GAP_BASE + S * QW_NETCHAN_MAX_RATE
+ * are missing, and never more than QW_NETCHAN_MAX_GAP (the 31-bit limit: the server answers
+ * with the client's sequence). id's netchan, mvdsv's and ezQuake's accept any forward jump,
+ * so one forged packet far ahead makes every real one after it stale; here a forged packet
+ * during play (the last one accepted 13 ms ago) can jump about 77 packets, one second of a
+ * player's moves, which the next second's real packets overtake. */
+#define QW_NETCHAN_GAP_BASE 64
+#define QW_NETCHAN_MAX_RATE 1000
 #define QW_NETCHAN_MAX_GAP 65536
+
+/* The largest forward jump nc accepts at `now` (the caller's clock, as in process). */
+int32_t qw_netchan_max_gap(const qw_netchan *nc, double now);
 
 void qw_netchan_init(qw_netchan *nc, bool is_client, int qport);
 
 /* Accepts an incoming sequenced packet (not connectionless). On success returns true and
  * sets *payload to read the message after the header (servers: the qport is consumed and
- * returned in *qport_out if non-NULL). Returns false for truncated headers, stale or
- * duplicate sequences, sequences more than QW_NETCHAN_MAX_GAP ahead, and acknowledgements
- * of packets never sent. */
+ * returned in *qport_out if non-NULL). Returns false, changing nothing but a counter, for
+ * truncated headers, another qport than nc's (servers), stale or duplicate sequences,
+ * sequences more than qw_netchan_max_gap ahead, acknowledgements of packets never sent and
+ * acknowledgements older than the last accepted one (a peer's acknowledgement only grows). */
 bool qw_netchan_process(qw_netchan *nc, const uint8_t *pkt, size_t len, double now,
                         qw_msgreader *payload, int *qport_out);
 

@@ -190,6 +190,7 @@ static int receive_packets(void)
         sv_inbox_packet *p = &cl->inbox[cl->inbox_count++];
         memcpy(p->data, buf, (size_t)n);
         p->len = (uint16_t)n;
+        p->port = from.sin_port;
     }
     return got;
 }

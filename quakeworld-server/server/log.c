@@ -44,8 +44,36 @@ static void wall_clock(char *buf, size_t size)
     snprintf(buf, size, "%s.%03ld %s", date, ts.tv_nsec / 1000000, zone);
 }
 
-static void log_line(const char *line)
+const char *sv_log_escape(const char *in, char *buf, size_t size)
 {
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+        char esc[5];
+        if (*p >= 0x20 && *p != 0x7f) {
+            esc[0] = (char)*p;
+            esc[1] = 0;
+        } else if (*p == '\n' || *p == '\r' || *p == '\t') {
+            esc[0] = '\\';
+            esc[1] = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+            esc[2] = 0;
+        } else {
+            snprintf(esc, sizeof esc, "\\x%02x", *p);
+        }
+        size_t len = strlen(esc);
+        if (n + len + 1 > size)
+            break;
+        memcpy(buf + n, esc, len);
+        n += len;
+    }
+    if (size)
+        buf[n] = 0;
+    return buf;
+}
+
+static void log_line(const char *raw)
+{
+    char line[4096];
+    sv_log_escape(raw, line, sizeof line);
     pthread_mutex_lock(&log_mutex);
     fprintf(stdout, "[%9.3f] %s\n", sv_clock(), line);
     fflush(stdout);

@@ -447,6 +447,9 @@ bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen
 
     load_chktbl(basedir);
 
+    /* Every map starts its game clock at 1 s, as id's and mvdsv's servers do: QuakeC's
+     * timelimit, intermission and think times are times on this map. */
+    sv.time = 1.0;
     if (sv_game_qc) {
         if (!sv_qcgame_spawn_map(err, errlen))
             return false;

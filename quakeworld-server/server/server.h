@@ -35,6 +35,8 @@
 #define SV_RELIABLE_SPARE 4           /* free blocks a queue keeps to count as roomy */
 #define SV_EVENT_FRAMES 16            /* frames of global events kept for slow clients */
 #define SV_TIMEOUT 30.0               /* default -clienttimeout */
+#define SV_PORT_MOVE_SILENCE 1.0      /* seconds a client's port must be silent before a
+                                         packet from another port may move it (net/inbox.c) */
 
 typedef enum { CL_FREE = 0, CL_CONNECTED, CL_SPAWNED } sv_client_state;
 
@@ -64,6 +66,8 @@ typedef struct sv_client_frame {
 
 typedef struct sv_inbox_packet {
     uint16_t len;
+    uint16_t port;                    /* the source port (network order): the client's, or a
+                                         new one that the netchan must accept first */
     uint8_t data[QW_MAX_PACKET];
 } sv_inbox_packet;
 
@@ -119,7 +123,8 @@ typedef struct sv_client {
     int loss_reported;                /* packet loss % of its last move (RP, its worker) */
     int packet_loss;                  /* the same, copied in S: what others read in RP */
     int frags_announced;              /* frags everybody was last told (net/scoreboard.h) */
-    int chokecount;
+    int packets_this_frame;           /* accepted by the netchan in this frame's RP */
+    int chokecount;                   /* of them, answered by the reply of a later one */
 
     /* download in progress */
     uint8_t *download;

@@ -18,7 +18,7 @@ typedef struct link {
 static void link_init(link *l)
 {
     qw_netchan_init(&l->client, true, 0x1234);
-    qw_netchan_init(&l->server, false, 0);
+    qw_netchan_init(&l->server, false, 0x1234);
 }
 
 static void test_client_header_bytes(void **state)
@@ -87,9 +87,10 @@ static void test_sequence_jumps_bounded(void **state)
     assert_int_equal(l.server.incoming_sequence, 1);
     assert_int_equal(l.server.bogus_count, 1);
 
-    l.client.outgoing_sequence = 1 + QW_NETCHAN_MAX_GAP; /* the largest gap allowed */
+    /* the largest gap allowed, after 100 s of silence */
+    l.client.outgoing_sequence = 1 + QW_NETCHAN_MAX_GAP;
     n = qw_netchan_transmit(&l.client, NULL, 0, pkt, sizeof pkt);
-    assert_true(qw_netchan_process(&l.server, pkt, n, 0, &payload, NULL));
+    assert_true(qw_netchan_process(&l.server, pkt, n, 100.0, &payload, NULL));
     assert_int_equal(l.server.dropped, QW_NETCHAN_MAX_GAP - 1);
 
     /* At the limit the sequence stays there instead of overflowing. */
@@ -107,6 +108,58 @@ static size_t server_send(link *l)
 static size_t client_send(link *l)
 {
     return qw_netchan_transmit(&l->client, NULL, 0, l->pkt, sizeof l->pkt);
+}
+
+/* The jump a packet may make grows with the time since the last accepted one: a forged
+ * packet during play cannot push the sequence far beyond the real client's. */
+static void test_gap_bounded_by_silence(void **state)
+{
+    (void)state;
+    link l;
+    link_init(&l);
+    qw_msgreader payload;
+    uint8_t pkt[QW_MAX_PACKET];
+    size_t n = qw_netchan_transmit(&l.client, NULL, 0, pkt, sizeof pkt);
+    assert_true(qw_netchan_process(&l.server, pkt, n, 10.0, &payload, NULL));
+    assert_int_equal(qw_netchan_max_gap(&l.server, 10.0), QW_NETCHAN_GAP_BASE);
+    assert_int_equal(qw_netchan_max_gap(&l.server, 10.5), QW_NETCHAN_GAP_BASE + 500);
+
+    l.client.outgoing_sequence = 2 + QW_NETCHAN_GAP_BASE; /* one more than allowed at once */
+    n = qw_netchan_transmit(&l.client, NULL, 0, pkt, sizeof pkt);
+    assert_false(qw_netchan_process(&l.server, pkt, n, 10.0, &payload, NULL));
+    assert_int_equal(l.server.incoming_sequence, 1);
+    /* 10 ms later the same packet fits (64 + 10) */
+    assert_true(qw_netchan_process(&l.server, pkt, n, 10.01, &payload, NULL));
+    assert_int_equal(l.server.incoming_sequence, 2 + QW_NETCHAN_GAP_BASE);
+}
+
+/* A server's netchan takes only its client's qport, and acknowledgements never go back. */
+static void test_qport_and_old_acks_refused(void **state)
+{
+    (void)state;
+    link l;
+    link_init(&l);
+    qw_msgreader payload;
+    uint8_t pkt[QW_MAX_PACKET];
+    /* the server sends two packets; the client acknowledges the second */
+    for (int i = 0; i < 2; i++) {
+        l.len = qw_netchan_transmit(&l.server, NULL, 0, l.pkt, sizeof l.pkt);
+        assert_true(qw_netchan_process(&l.client, l.pkt, l.len, 0, &payload, NULL));
+    }
+    size_t n = qw_netchan_transmit(&l.client, NULL, 0, pkt, sizeof pkt);
+    assert_true(qw_netchan_process(&l.server, pkt, n, 0, &payload, NULL));
+    assert_int_equal(l.server.incoming_acknowledged, 2);
+
+    n = qw_netchan_transmit(&l.client, NULL, 0, pkt, sizeof pkt);
+    pkt[8] ^= 1; /* another qport */
+    assert_false(qw_netchan_process(&l.server, pkt, n, 0, &payload, NULL));
+    pkt[8] ^= 1;
+    pkt[4] = 1; /* acknowledges 1 after 2 */
+    assert_false(qw_netchan_process(&l.server, pkt, n, 0, &payload, NULL));
+    assert_int_equal(l.server.bogus_count, 2);
+    assert_int_equal(l.server.incoming_sequence, 1);
+    pkt[4] = 2;
+    assert_true(qw_netchan_process(&l.server, pkt, n, 0, &payload, NULL));
 }
 
 static void test_reliable_retransmission(void **state)
@@ -175,6 +228,8 @@ int main(void)
         cmocka_unit_test(test_client_header_bytes),
         cmocka_unit_test(test_gaps_and_bogus_packets),
         cmocka_unit_test(test_sequence_jumps_bounded),
+        cmocka_unit_test(test_gap_bounded_by_silence),
+        cmocka_unit_test(test_qport_and_old_acks_refused),
         cmocka_unit_test(test_reliable_retransmission),
         cmocka_unit_test(test_reliable_overflow_reported),
     };

@@ -36,10 +36,11 @@ static void cmd_status(const sv_args *a)
         sv_client *cl = &sv.clients[i];
         if (cl->state < CL_CONNECTED)
             continue;
-        char addr[64];
+        char addr[64], name[160];
         int secs = (int)(sv.realtime - cl->connect_time);
         sv_cmd_printf("%6d %5d %4d %2d:%02d %-16s %s%s", cl->userid, sv_scoreboard_frags(i),
-                      sv_scoreboard_ping(cl), secs / 60, secs % 60, cl->name,
+                      sv_scoreboard_ping(cl), secs / 60, secs % 60,
+                      sv_log_escape(cl->name, name, sizeof name),
                       sv_addr_str(&cl->addr, addr, sizeof addr),
                       cl->spectator ? " (spectator)"
                       : cl->state == CL_CONNECTED ? " (signing on)" : "");
@@ -109,7 +110,9 @@ static void cmd_kick(const sv_args *a)
     snprintf(text, sizeof text, "%s was kicked%s%.100s\n", cl->name, *why ? ": " : "", why);
     sv_reliable_print(cl, PRINT_HIGH, "You were kicked from the game\n");
     sv_broadcast_print(PRINT_HIGH, text);
-    sv_cmd_printf("%.*s", (int)strlen(text) - 1, text);
+    char shown[480];
+    text[strlen(text) - 1] = 0;
+    sv_cmd_printf("%s", sv_log_escape(text, shown, sizeof shown));
     snprintf(reason, sizeof reason, "kicked by %.60s%s%.50s", sv_cmd_source(), *why ? ": " : "",
              why);
     sv_client_free(cl, reason);

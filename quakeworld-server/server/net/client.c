@@ -105,16 +105,16 @@ sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *p
             cl->addr.sin_port == from->sin_port)
             return cl;
     }
+    /* Another port of a client's address with its qport: a NAT may have moved it. The port is
+     * taken only when the netchan accepts the packet (net/inbox.c), never here. */
     int qport = qw_netchan_peek_qport(pkt, len);
     if (qport < 0)
         return NULL;
     for (int i = 0; i < slots_used; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && cl->addr.sin_addr.s_addr == from->sin_addr.s_addr &&
-            cl->qport == qport) {
-            cl->addr.sin_port = from->sin_port; /* the NAT changed the port */
+            cl->qport == qport)
             return cl;
-        }
     }
     return NULL;
 }

@@ -1,6 +1,8 @@
 /* A client's queued packets in RP (see net/inbox.h). */
 #include "net/inbox.h"
 
+#include <arpa/inet.h>
+
 #include "game/game.h"
 #include "log.h"
 #include "net/client_commands.h"
@@ -118,17 +120,39 @@ static bool run_packet(sv_client *cl, int index, int offset, int step)
     return false;
 }
 
+/* Whether a packet from another port of cl's address may move cl there: only when nothing
+ * came from its port for SV_PORT_MOVE_SILENCE seconds. A NAT that maps a client anew has
+ * stopped delivering from the old port; while the client plays, its packets from the old
+ * port keep coming, so a forged packet from any other port cannot take the connection even
+ * with the right qport and sequence numbers. */
+static bool port_may_move(const sv_client *cl)
+{
+    return sv.realtime - cl->netchan.last_received >= SV_PORT_MOVE_SILENCE;
+}
+
 static bool process_packet(sv_client *cl, int index)
 {
     sv_thread_stats *st = sv_stats_thread();
     const sv_inbox_packet *pkt = &cl->inbox[index];
     qw_msgreader payload;
+    bool moved = pkt->port != cl->addr.sin_port;
+    if (moved && !port_may_move(cl)) {
+        st->bad_packets++;
+        sv_log_bad_client_packet(cl, "packet from another port while the client's own is live");
+        return true;
+    }
     if (!qw_netchan_process(&cl->netchan, pkt->data, pkt->len, sv.realtime, &payload, NULL)) {
         st->bad_packets++;
         sv_log_bad_client_packet(cl, "stale, duplicate or bogus sequence numbers");
         return true;
     }
+    if (moved) { /* the netchan took it: the client's packets now come from there */
+        sv_log("%s: port %d -> %d (address translation)", cl->name, ntohs(cl->addr.sin_port),
+               ntohs(pkt->port));
+        cl->addr.sin_port = pkt->port;
+    }
     cl->send_reply = true;
+    cl->packets_this_frame++;
     st->packets++;
     int offset = (int)((const uint8_t *)payload.data + payload.pos - pkt->data);
     return run_packet(cl, index, offset, 0);

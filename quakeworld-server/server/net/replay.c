@@ -72,6 +72,7 @@ static void queue_packet(sv_client *cl, const uint8_t *pkt, size_t len)
     sv_inbox_packet *p = &cl->inbox[cl->inbox_count++];
     memcpy(p->data, pkt, len);
     p->len = (uint16_t)len;
+    p->port = cl->addr.sin_port;
 }
 
 static void transmit(sv_client *cl, sv_replay_client *vc, const uint8_t *unreliable, size_t len)

@@ -172,6 +172,13 @@ void sv_send_client(sv_client *cl)
     if (!cl->send_reply || cl->state < CL_CONNECTED)
         return;
     cl->send_reply = false;
+    /* Several packets this frame get one reply, numbered as the last (below): the client
+     * acknowledges only that one, and a QuakeWorld client counts a move without its own
+     * reply as lost (ezQuake's "pl") unless svc_chokecount says it was answered together
+     * with a later one. */
+    if (cl->packets_this_frame > 1)
+        cl->chokecount += cl->packets_this_frame - 1;
+    cl->packets_this_frame = 0;
     update_ping(cl);
     /* answer with the sequence of the packet we got, so frame slots line up on both sides */
     if (cl->netchan.incoming_sequence >= cl->netchan.outgoing_sequence)

@@ -79,6 +79,7 @@ struct qc_vm {
     struct qc_system_offsets sys;
     /* shared state */
     qc_word *globals;         /* shared globals, per-call defaults, constants */
+    qc_word *initial_globals; /* the same as loaded from the file (qc_vm_restart) */
     qc_word *entities;        /* max_entities * entity_fields */
     int max_entities;
     int num_entities;

@@ -327,6 +327,12 @@ qc_vm *qc_vm_load_memory(const void *bytes, size_t size, const char *name,
         goto fail;
     free(raw);
     raw = NULL;
+    vm->initial_globals = malloc(sizeof *vm->globals * ((size_t)ngl + 3));
+    if (!vm->initial_globals) {
+        qc_say(err, errlen, name, "out of memory");
+        goto fail;
+    }
+    memcpy(vm->initial_globals, vm->globals, sizeof *vm->globals * ((size_t)ngl + 3));
     const struct qc_builtin_def *refused = qc_register_library_builtins(vm);
     if (refused) {
         qc_say(err, errlen, name, "the library's builtin #%d %s is refused (its number is out of "
@@ -374,10 +380,27 @@ void qc_vm_free(qc_vm *vm)
     free(vm->percall_reason);
     free(vm->percall_system);
     free(vm->globals);
+    free(vm->initial_globals);
     free(vm->entities);
     free(vm->engine_strings);
     free(vm->contexts);
     free(vm);
+}
+
+void qc_vm_restart(qc_vm *vm)
+{
+    size_t words = (size_t)vm->num_globals + 3;
+    memcpy(vm->globals, vm->initial_globals, sizeof *vm->globals * words);
+    memset(vm->entities, 0,
+           sizeof *vm->entities * (size_t)vm->max_entities * (size_t)(vm->entity_fields ? vm->entity_fields : 1));
+    vm->engine_string_used = 0;
+    for (int i = 0; i < vm->max_contexts; i++) {
+        qc_ctx *ctx = vm->contexts[i];
+        if (!ctx)
+            continue;
+        qc_ctx_reset(ctx);
+        memcpy(ctx->g, vm->globals, sizeof *ctx->g * words);
+    }
 }
 
 const struct qc_progs_info *qc_vm_info(const qc_vm *vm) { return &vm->info; }

@@ -59,6 +59,11 @@ qc_vm *qc_vm_load_file(const char *path, const qc_load_options *opt, char *err, 
 qc_vm *qc_vm_load_memory(const void *data, size_t size, const char *name,
                          const qc_load_options *opt, char *err, size_t errlen);
 void qc_vm_free(qc_vm *vm);
+/* The program as loaded again, as id's engines load it for every map: every global back to
+ * the file's value, every entity's fields 0, the engine's strings forgotten (their numbers
+ * become invalid), each context's globals and temporary strings reset. Builtins, budgets
+ * and contexts stay. Serial phase only, no QuakeC running. */
+void qc_vm_restart(qc_vm *vm);
 
 struct qc_progs_info {
     const char *name;

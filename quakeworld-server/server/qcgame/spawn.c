@@ -225,6 +225,10 @@ static void create_baselines(void)
 bool sv_qcgame_spawn_map(char *err, size_t errlen)
 {
     QCG_SYSTEM(sys);
+    /* The program starts afresh on every map, as id's engines load it anew: a global the
+     * last map left set (intermission_running, the time the intermission ends, nextmap)
+     * would otherwise end this one at once. What goes to the next map goes as spawn parms. */
+    qc_vm_restart(qcg_vm());
     precache_start();
     qcg_edicts_clear();
     signon_len = 0;

@@ -630,6 +630,27 @@ static void test_reset(void **state)
     assert_int_equal(qc_ctx_error(ctx)->kind, QC_ERR_NONE);
 }
 
+/* qc_vm_restart: the program as loaded (a map change): shared globals, entity fields and
+ * engine strings from the last map gone, every context's globals the file's again. */
+static void test_restart(void **state)
+{
+    (void)state;
+    int total = qc_find_global(vm, "shared_total", QC_TYPE_FLOAT);
+    float initial = qc_vm_global(vm, total)->f;
+    CALL_OK("op_add_shared", "f", 5.0);
+    assert_float_equal(qc_vm_global(vm, total)->f, initial + 5, 0);
+    qc_entity_ptr(vm, 3)[0].f = 42;
+    assert_true(qc_string_new(vm, "old map") != 0);
+    size_t used = qc_engine_strings_used(vm);
+    assert_true(used > 0);
+    qc_vm_restart(vm);
+    assert_float_equal(qc_vm_global(vm, total)->f, initial, 0);
+    assert_float_equal(qc_entity_ptr(vm, 3)[0].f, 0, 0);
+    assert_int_equal(qc_engine_strings_used(vm), 0);
+    CALL_OK("op_add_shared", "f", 1.0);
+    assert_float_equal(ret_f(), initial + 1, 0);
+}
+
 static void test_classification(void **state)
 {
     (void)state;
@@ -707,6 +728,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_runtime_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_more_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_classification, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_opcodes_decoded, setup, teardown),
     };
