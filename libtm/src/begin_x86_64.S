@@ -36,6 +36,8 @@
     .hidden tm_htm_nested
     .hidden tm_begin
     .hidden tm_fork_generation
+    .hidden tm_threads
+    .hidden tm_serial_asymmetric
 
     .globl  _ITM_beginTransaction
     .type   _ITM_beginTransaction, @function
@@ -57,6 +59,8 @@ _ITM_beginTransaction:
     movl    tm_fork_generation(%rip), %eax /* not a parent's descriptor after fork */
     cmpl    %eax, TM_TX_GENERATION_OFFSET(%rcx)
     jne     .Lsoftware
+    cmpl    $1, tm_threads(%rip)
+    je      .Lserial_alone
     movq    tm_serial_lock+TM_SERIAL_LOCK_TURN_OFFSET(%rip), %rax
     testq   %rax, %rax
     jnz     .Lserial_turn
@@ -73,6 +77,31 @@ _ITM_beginTransaction:
     movb    $0, TM_TX_IRREVOCABLE_NEEDED_OFFSET(%rcx)
     movl    $2, %eax                /* a_runUninstrumentedCode */
     ret
+/* A thread alone runs on the serial lock's read side, without an atomic instruction
+ * (tm_serial_lock_alone): its flag, then the word free, the mode unchanged and still alone (a
+ * new thread registers under the word, which waits for the flag). */
+.Lserial_alone:
+    movl    $TM_READER_ALONE, TM_TX_READER_OFFSET(%rcx)
+    cmpb    $0, tm_serial_asymmetric(%rip)
+    je      .Lserial_alone_fence
+.Lserial_alone_look:
+    movabsq $(TM_SERIAL_FAST_MODE << 32), %rax
+    cmpq    %rax, tm_serial_lock(%rip)
+    jne     .Lserial_alone_undo
+    cmpl    $1, tm_threads(%rip)
+    jne     .Lserial_alone_undo
+    movabsq $TM_RUN_SERIAL_ALONE, %rax
+    movq    %rax, TM_TX_RUN_OFFSET(%rcx)
+    addq    $1, TM_TX_ID_OFFSET(%rcx)
+    movb    $0, TM_TX_IRREVOCABLE_NEEDED_OFFSET(%rcx)
+    movl    $2, %eax                /* a_runUninstrumentedCode */
+    ret
+.Lserial_alone_fence:               /* no membarrier(2): the reader fences (serial_lock.h) */
+    mfence
+    jmp     .Lserial_alone_look
+.Lserial_alone_undo:
+    movl    $0, TM_TX_READER_OFFSET(%rcx)
+    jmp     .Lsoftware
 /* Somebody's turn (serial_lock.c): only its holder takes the word here. */
 .Lserial_turn:
     cmpq    %rax, %rcx

@@ -32,8 +32,13 @@
 #define TM_TX_ID_OFFSET 24
 #define TM_TX_IRREVOCABLE_NEEDED_OFFSET 56
 /* The run word of a transaction begun by the serial fast path: TX_IRREVOCABLE, both paths
- * direct, HOLD_WRITE_FAST, depth 1. */
+ * direct, HOLD_WRITE_FAST (or, for a thread alone, HOLD_READ_ALONE), depth 1. */
 #define TM_RUN_SERIAL_FAST 0x0000000103000003
+#define TM_RUN_SERIAL_ALONE 0x0000000104000003
+/* The reader flag (struct tm_tx) that a thread alone sets on the fast path: nobody else
+ * tells its attempts apart (reclaim.c watches other threads' flags only). */
+#define TM_TX_READER_OFFSET 512
+#define TM_READER_ALONE 1
 
 /* Properties that allow the hardware path: an uninstrumented path to run, an instrumented one
  * (a transaction without it must be irrevocable at once), no cancel, no certain irrevocability,

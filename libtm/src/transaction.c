@@ -97,7 +97,7 @@ static inline void finish(struct tm_tx *tx)
 
 static inline void release_serial_lock(struct tm_tx *tx)
 {
-    if (tx->serial_hold == HOLD_READ)
+    if (tx->serial_hold == HOLD_READ || tx->serial_hold == HOLD_READ_ALONE)
         tm_serial_read_unlock(tx);
     else if (tx->serial_hold == HOLD_WRITE || tx->serial_hold == HOLD_WRITE_FAST)
         tm_serial_write_unlock(tx);
@@ -453,11 +453,14 @@ _Static_assert(offsetof(struct tm_tx, run) == TM_TX_RUN_OFFSET &&
                    offsetof(struct tm_tx, generation) == TM_TX_GENERATION_OFFSET &&
                    offsetof(struct tm_tx, id) == TM_TX_ID_OFFSET &&
                    offsetof(struct tm_tx, irrevocable_needed) == TM_TX_IRREVOCABLE_NEEDED_OFFSET &&
+                   offsetof(struct tm_tx, reader) == TM_TX_READER_OFFSET &&
                    offsetof(struct tm_tx, actions) == TM_CACHELINE,
                "stub_abi.h: the descriptor's first line");
 _Static_assert(TM_RUN_SERIAL_FAST == (TX_IRREVOCABLE | (uint64_t)TM_READ_DIRECT << 8 |
                                       (uint64_t)TM_WRITE_DIRECT << 16 |
                                       (uint64_t)HOLD_WRITE_FAST << 24 | (uint64_t)1 << 32) &&
+                   TM_RUN_SERIAL_ALONE == (TX_IRREVOCABLE | (uint64_t)HOLD_READ_ALONE << 24 |
+                                           (uint64_t)1 << 32) &&
                    TX_INACTIVE == 0 && TM_READ_DIRECT == 0 && TM_WRITE_DIRECT == 0 &&
                    HOLD_NONE == 0 && a_runUninstrumentedCode == 2 &&
                    TM_HTM_PROPS_WANTED == (pr_instrumentedCode | pr_uninstrumentedCode |
@@ -480,13 +483,22 @@ static __attribute__((noinline)) void serial_fast_commit_after(struct tm_tx *tx,
  * (user actions, allocations, exception objects): then false. */
 static inline __attribute__((always_inline)) bool commit_serial_fast(struct tm_tx *tx)
 {
-    if (tx->run != TM_RUN_SERIAL_FAST ||
-        (tx->actions.len | tx->allocs.len | tx->exception_objects.len))
+    if (tx->actions.len | tx->allocs.len | tx->exception_objects.len)
         return false;
     /* finish(): inactive, direct paths (statistics are off), no hold, depth 0; tx->algo
      * stayed tm_algo_irrevocable. */
-    tx->run = 0;
     uint64_t commits = atomic_load_explicit(&tx->serial_fast_commits, memory_order_relaxed) + 1;
+    if (tx->run == TM_RUN_SERIAL_ALONE) {
+        tx->run = 0;
+        atomic_store_explicit(&tx->serial_fast_commits, commits, memory_order_relaxed);
+        tm_serial_read_unlock(tx);
+        if (unlikely((commits & (TM_ADAPT_CHECK_EVERY - 1)) == 0))
+            serial_fast_commit_after(tx, 1, commits);
+        return true;
+    }
+    if (tx->run != TM_RUN_SERIAL_FAST)
+        return false;
+    tx->run = 0;
     atomic_store_explicit(&tx->serial_fast_commits, commits, memory_order_relaxed);
     uint32_t word = tm_serial_word_release();
     if (unlikely(word != 1 || tm_serial_turn_queued() ||
@@ -594,6 +606,8 @@ void tm_go_irrevocable(struct tm_tx *tx)
         /* A transaction of the serial fast path counts it in the general commit. */
         if (tx->serial_hold == HOLD_WRITE_FAST)
             tx->serial_hold = HOLD_WRITE;
+        else if (tx->serial_hold == HOLD_READ_ALONE)
+            tx->serial_hold = HOLD_READ;
         return;
     }
     if (tx->state == TX_SERIAL) {

@@ -111,6 +111,7 @@ enum tm_hold {
     HOLD_READ,
     HOLD_WRITE,
     HOLD_WRITE_FAST, /* the write side, taken by the serial fast path (begin_x86_64.S) */
+    HOLD_READ_ALONE, /* the read side of a thread alone, taken by the serial fast path */
 };
 
 /* Which fast path the barriers take (barriers.h), chosen with the algorithm (tm_use_algo) so
