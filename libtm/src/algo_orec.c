@@ -75,86 +75,18 @@ static void clock_reach(uint64_t time)
 }
 static inline uint64_t version_of(uint64_t v) { return v >> 1; }
 
-/* Whether the words of a read whose orec moved still hold the value read, as of time `bound`
- * (value-checked revalidation). The orec is unlocked at version v <= bound, the value loaded
- * after it equals the logged one and the orec is still v afterwards: the stripe's last writer
- * committed at v and nobody locked it since, so at time `bound` the words held what this
- * transaction read, as a read at a snapshot of `bound` would have found them. A later writer
- * locks after this check, hence after the caller read the clock, and commits after `bound`.
- * This is NOrec's validation, judged per orec; a read of other than 1, 2, 4 or 8 bytes has no
- * logged value and fails. Sets *newer when only the bound was too old (the version may be the
- * clock + 1: top of the file). */
-static bool read_still_holds(const struct orec_read *e, uint64_t v, uint64_t bound,
-                             uint64_t *newer)
-{
-    unsigned code = (unsigned)(e->addr >> OREC_READ_CODE_SHIFT);
-    if (is_locked(v) || code == 0)
-        return false;
-    atomic_thread_fence(memory_order_acquire); /* the value after the orec */
-    const void *addr = (const void *)(e->addr & (((uintptr_t)1 << OREC_READ_CODE_SHIFT) - 1));
-    uint64_t now;
-    switch (code) {
-    case 1: now = *(const uint8_t *)addr; break;
-    case 2: now = *(const uint16_t *)addr; break;
-    case 3: now = *(const uint32_t *)addr; break;
-    default: now = *(const uint64_t *)addr; break;
-    }
-    atomic_thread_fence(memory_order_acquire);
-    if (now != e->value || atomic_load_explicit(e->orec, memory_order_relaxed) != v)
-        return false;
-    if (version_of(v) > bound) {
-        if (version_of(v) > *newer)
-            *newer = version_of(v);
-        return false;
-    }
-    return true;
-}
-
-/* How a validation ended: every read holds, one does not, or they would hold at a later time
- * (reads_valid's *newer: the caller moves the clock there and validates again). */
-enum validation { READS_VALID, READS_INVALID, READS_NEED_LATER };
-
-/* Every logged read still holds at time `bound`: its orec unlocked (or ours) and not newer
- * than the snapshot, or, when it is newer, its words unchanged (read_still_holds). An orec
- * that we locked after reading it was not newer than the snapshot when we locked it (acquire
- * extends first), and nobody else could change it since. */
-static enum validation reads_valid(struct tm_tx *tx, const struct orec_tx *s, uint64_t bound,
-                                   uint64_t *newer)
+/* Every logged orec still unlocked (or ours) and not newer than the snapshot. An orec that we
+ * locked after reading it was not newer than the snapshot when we locked it (acquire extends
+ * first), and nobody else could change it since. */
+static bool reads_valid(struct tm_tx *tx, const struct orec_tx *s)
 {
     uint64_t mine = tm_orec_locked_by(tx), limit = s->snapshot << 1;
-    uint64_t later = 0;
-    for (const struct orec_read *e = s->read_base; e < s->read_next; e++) {
-        uint64_t v = atomic_load_explicit(e->orec, memory_order_relaxed);
-        /* locked values are odd and larger than any version */
-        if (unlikely(v > limit && v != mine)) {
-            uint64_t seen = later;
-            if (!read_still_holds(e, v, bound, &later) && later == seen)
-                return READS_INVALID;
-        }
+    for (orec_t **e = s->read_base; e < s->read_next; e++) {
+        uint64_t v = atomic_load_explicit(*e, memory_order_relaxed);
+        if (v > limit && v != mine) /* locked values are odd and larger than any version */
+            return false;
     }
-    *newer = later;
-    return later ? READS_NEED_LATER : READS_VALID;
-}
-
-/* Validations that ask for a later time before giving up (each moves the clock). */
-#define VALIDATION_ROUNDS 4
-
-/* reads_valid at the clock, moved forward where a read needs it: true when every read holds
- * at *time (the clock read last). */
-static bool reads_valid_at_clock(struct tm_tx *tx, const struct orec_tx *s, uint64_t *time)
-{
-    for (int round = 0; round < VALIDATION_ROUNDS; round++) {
-        uint64_t newer;
-        switch (reads_valid(tx, s, *time, &newer)) {
-        case READS_VALID: return true;
-        case READS_INVALID: return false;
-        case READS_NEED_LATER:
-            clock_reach(newer);
-            *time = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
-            break;
-        }
-    }
-    return false;
+    return true;
 }
 
 /* Raises the read fast path's limit to the snapshot, unless a waiting thread just set it to
@@ -196,7 +128,7 @@ static void extend_or_restart(struct tm_tx *tx)
     } else {
         now = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
     }
-    if (!reads_valid_at_clock(tx, s, &now))
+    if (!reads_valid(tx, s))
         tm_restart(tx, ABORT_VALIDATE);
     s->snapshot = now;
     tm_publish(tx, now);
@@ -221,16 +153,17 @@ static void orec_begin(struct tm_tx *tx)
      * newer versions take the slow path once and raise it. */
 }
 
-void tm_orec_log_grow(struct orec_tx *s)
+void tm_orec_log_grow(struct orec_tx *s, orec_t *o)
 {
     size_t used = (size_t)(s->read_next - s->read_base);
     size_t cap = s->read_base ? (size_t)(s->read_end - s->read_base) * 2 : 256;
-    struct orec_read *base = realloc(s->read_base, cap * sizeof *base);
+    orec_t **base = realloc(s->read_base, cap * sizeof *base);
     if (!base)
         tm_fatal("out of memory growing a read log to %zu entries", cap);
     s->read_base = base;
     s->read_next = base + used;
     s->read_end = base + cap;
+    *s->read_next++ = o;
 }
 
 static inline void copy_small(void *dst, const void *src, size_t n)
@@ -272,7 +205,7 @@ static void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_
         copy_small(dst, src, n);
         atomic_thread_fence(memory_order_acquire);
         if (likely(atomic_load_explicit(o, memory_order_relaxed) == v && !tm_move_requested(tx))) {
-            tm_orec_log_read(s, o, src, dst, n);
+            tm_orec_log_read(s, o);
             return;
         }
     }
@@ -386,10 +319,9 @@ static bool orec_commit(struct tm_tx *tx, uint64_t *privatization_time)
     if (s->alone) {
         ct = atomic_fetch_add_explicit(&global_clock.now, 1, memory_order_acq_rel) + 1;
     } else {
-        uint64_t time = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
-        if (!reads_valid_at_clock(tx, s, &time))
+        ct = atomic_load_explicit(&global_clock.now, memory_order_seq_cst) + 1;
+        if (!reads_valid(tx, s))
             return false;
-        ct = time + 1;
     }
     release_all(s, ct);
     end(tx, s);
@@ -409,8 +341,7 @@ static void orec_rollback(struct tm_tx *tx)
 
 static bool orec_validate(struct tm_tx *tx)
 {
-    uint64_t time = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
-    return reads_valid_at_clock(tx, tm_orec_state(tx), &time);
+    return reads_valid(tx, tm_orec_state(tx));
 }
 
 TM_SIZED_LOADS(tm_orec_load)

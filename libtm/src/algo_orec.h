@@ -7,44 +7,24 @@
 #include "privatization.h"
 #include "undo_log.h"
 
-#include <string.h>
-
 /* 2^16 orecs (512 KB): enough stripes that unrelated data rarely shares an orec, few enough
  * that the table mostly stays in the caches (a 2^20 table costs a cache miss per read). */
-#ifndef OREC_BITS /* -DOREC_BITS=N -DSTRIPE_SHIFT=N build other maps (README: measured) */
 #define OREC_BITS 16
-#endif
 #define OREC_COUNT (1u << OREC_BITS)
-#ifndef STRIPE_SHIFT
 #define STRIPE_SHIFT 5
-#endif
 #define STRIPE_SIZE (1u << STRIPE_SHIFT)
 
 /* A version (the commit time << 1), or the owner's descriptor address | 1 while locked. */
 typedef _Atomic uint64_t orec_t;
 extern orec_t tm_orecs[OREC_COUNT] __attribute__((visibility("hidden")));
 
-/* One read: the orec, the address with the size code in its top bits (OREC_READ_CODE: 0 for a
- * read that is not 1, 2, 4 or 8 bytes, which only its version validates) and the value read.
- * The value lets a validation that finds the orec newer check the words themselves before
- * giving up (algo_orec.c: value-checked revalidation), so that a write to other words of the
- * stripe, or to another stripe with the same orec, aborts nobody. */
-struct orec_read {
-    orec_t *orec;
-    uintptr_t addr;
-    uint64_t value;
-};
-#define OREC_READ_CODE_SHIFT 61
-#define OREC_READ_CODE(len)                                                                  \
-    ((uintptr_t)((len) == 1 ? 1 : (len) == 2 ? 2 : (len) == 4 ? 3 : (len) == 8 ? 4 : 0)        \
-     << OREC_READ_CODE_SHIFT)
-
-/* The transaction's private state (algo.h). The read log is an array of struct orec_read; a
- * stripe read twice is logged twice (skipping a repeat of the last entry cost rbtree 16k 27
- * instructions an operation more than it saved). */
+/* The transaction's private state (algo.h). The read log is an array of orec addresses kept
+ * as pointers, which makes an append three instructions; a stripe read twice is logged twice
+ * (skipping a repeat of the last entry cost rbtree 16k 27 instructions an operation more than
+ * it saved). */
 struct orec_tx {
     uint64_t snapshot;
-    struct orec_read *read_next, *read_end, *read_base;
+    orec_t **read_next, **read_end, **read_base;
     struct tm_log locks;    /* struct lock_entry */
     bool alone; /* no other thread was registered at begin: none can commit meanwhile */
 };
@@ -60,21 +40,15 @@ static inline orec_t *tm_orec_for(uintptr_t addr)
     return &tm_orecs[(addr >> STRIPE_SHIFT) & (OREC_COUNT - 1)];
 }
 
-/* Makes room in a full read log. */
-void tm_orec_log_grow(struct orec_tx *s) __attribute__((visibility("hidden"), noinline));
+/* Appends `o` to a full read log. */
+void tm_orec_log_grow(struct orec_tx *s, orec_t *o) __attribute__((visibility("hidden"), noinline));
 
-/* Logs a read of `len` bytes at `addr` (within one stripe) whose bytes are at `value`. */
-static inline void tm_orec_log_read(struct orec_tx *s, orec_t *o, const void *addr,
-                                    const void *value, size_t len)
+static inline void tm_orec_log_read(struct orec_tx *s, orec_t *o)
 {
     if (unlikely(s->read_next == s->read_end))
-        tm_orec_log_grow(s);
-    struct orec_read *e = s->read_next++;
-    e->orec = o;
-    e->addr = (uintptr_t)addr | OREC_READ_CODE(len);
-    e->value = 0;
-    if (len <= 8)
-        memcpy(&e->value, value, len);
+        tm_orec_log_grow(s, o);
+    else
+        *s->read_next++ = o;
 }
 
 /* What a locked orec holds: the owner's descriptor address | 1. */
@@ -154,14 +128,12 @@ static inline uint64_t tm_orec_load(struct tm_tx *tx, const void *addr, size_t l
         atomic_thread_fence(memory_order_acquire);
         uint64_t limit = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
         struct orec_tx *s = tm_orec_state(tx);
-        struct orec_read *e = s->read_next;
+        orec_t **e = s->read_next;
         /* A full log takes the slow path too: the fast path then calls nothing, and needs no
          * register that a call would make it save. */
         if (likely(v < limit && atomic_load_explicit(o, memory_order_relaxed) == v &&
                    e != s->read_end)) {
-            e->orec = o;
-            e->addr = a | OREC_READ_CODE(len);
-            e->value = value;
+            *e = o;
             s->read_next = e + 1;
             return value;
         }
