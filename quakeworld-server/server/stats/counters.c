@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "server.h"
+#include "sync/critical_sections.h"
 
 static sv_thread_stats stats[SV_MAX_THREADS];
 static int nthreads;
@@ -53,16 +54,36 @@ double sv_stats_start_cpu_ms(void)
     return start_cpu_ms;
 }
 
-/* the calling thread's current move command: its attempts so far and when the first and the
- * last began */
+/* only libtm has it: the mode its adaptive policy runs ("serial": one transaction at a time) */
+#pragma weak libtm_adaptive_mode
+
+/* Whether the calling thread's transaction runs in one of libtm's serial turns: irrevocable,
+ * or begun while libtm's policy runs every transaction alone. */
+static bool in_serial_turn(void) LIBTM_PURE;
+static bool in_serial_turn(void)
+{
+    if (_ITM_inTransaction() == LIBTM_IRREVOCABLE)
+        return true;
+    if (sv_sync != SYNC_STM && sv_sync != SYNC_STMLOCK)
+        return false;
+    if (!libtm_adaptive_mode)
+        return false;
+    const char *mode = libtm_adaptive_mode();
+    return mode && !strcmp(mode, "serial");
+}
+
+/* the calling thread's current move command: its attempts so far, when the first and the
+ * last began, whether the last ran in a serial turn, and the thread's lock wait at entry */
 static __thread struct {
     unsigned attempts;
-    uint64_t first, last;
+    bool serial;
+    uint64_t first, last, lock_wait;
 } command;
 
 uint64_t sv_stats_command_enter(void)
 {
     command.attempts = 0;
+    command.lock_wait = sv_stats_thread()->lock_wait_ticks;
     return sv_stats_ticks();
 }
 
@@ -72,6 +93,7 @@ void sv_stats_command_attempt(void)
     if (command.attempts++ == 0)
         command.first = now;
     command.last = now;
+    command.serial = in_serial_turn();
 }
 
 void sv_stats_command_leave(uint64_t entered)
@@ -80,10 +102,27 @@ void sv_stats_command_leave(uint64_t entered)
     uint64_t now = sv_stats_ticks();
     if (command.attempts == 0) /* not run (cannot happen: every section runs its body) */
         return;
-    st->cmd_entry_ticks += command.first - entered;
+    uint64_t entry = command.first - entered, lock_wait = st->lock_wait_ticks - command.lock_wait;
+    st->cmd_entry_ticks += entry;
+    st->cmd_lock_wait_ticks += lock_wait < entry ? lock_wait : entry;
     st->cmd_aborted_ticks += command.last - command.first;
     st->cmd_ticks += now - command.last;
+    if (command.serial) {
+        st->cmd_serial_ticks += now - command.last;
+        st->cmd_serial++;
+    }
     st->cmd_restarts += command.attempts - 1;
+}
+
+void sv_stats_timeline_start(void)
+{
+    sv_stats_thread()->mark = sv_stats_ticks();
+}
+
+uint64_t sv_stats_total_ticks(const sv_thread_stats *st)
+{
+    return st->idle_ticks + st->u_ticks + st->serial_ticks + st->jobs_ticks + st->rp_ticks +
+           st->s_ticks + st->wait_serial_ticks + st->wait_rp_ticks + st->other_ticks;
 }
 
 double sv_stats_tick_seconds(void)
