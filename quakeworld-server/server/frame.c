@@ -152,6 +152,7 @@ static void *worker_main(void *arg)
         run_s(sv_thread_index);
         sv_stats_thread()->frames++;
     }
+    sv_stats_timeline_end();
     return NULL;
 }
 

@@ -305,6 +305,15 @@ class Report:
         per = 1000 / (cmds * secs)
         return [f(vals) * per for _, f in self.SPLIT]
 
+    def off_cpu_of(self, row):
+        """The threads' time off a core (their time lines less their CPU time), ms per 1,000
+        commands, or None for rows without it."""
+        total, cpu = num(row, "total_ms"), num(row, "thread_cpu_ms")
+        cmds, secs = num(row, "commands_per_s"), num(row, "duration_s")
+        if total is None or cpu is None or not cmds or not secs:
+            return None
+        return (total - cpu) * 1000 / (cmds * secs)
+
     def time_split(self, mapkey):
         """Per mode and threads: every thread's time of the window, in ms per 1,000 commands
         (medians of the rounds), beside the CPU time."""
@@ -322,8 +331,16 @@ class Report:
                         continue
                     med = [median(col) for col in zip(*splits)]
                     cpu = self.timing(mapkey, mode, t, None, "cpu_ms_per_1000_commands", load)
+                    # the threads' time off a core: asleep, or waiting for one
+                    offs = [self.off_cpu_of(r) for r in self.rows
+                            if r["map"] == mapkey and r["mode"] == mode
+                            and int(r["threads"]) == t and r["load"] == load
+                            and r["tm_stats"] == "0"
+                            and r["waitall"] == str(self.main_waitall(load))]
+                    offs = [x for x in offs if x is not None]
                     rows.append([MODE_NAMES[mode], str(t), shown(cpu, ".2f"),
-                                 shown(sum(med), ".2f")] + [shown(v, ".2f") for v in med])
+                                 shown(sum(med), ".2f")] + [shown(v, ".2f") for v in med] +
+                                [shown(median(offs), ".2f") if offs else "-"])
             if not rows:
                 continue
             self.p("Where the threads' time went (qwsv-stats, summed over threads, ms per 1,000 "
@@ -333,10 +350,11 @@ class Report:
                    "netchan, parsing, string commands; replies = S less the virtual clients' "
                    "side (theirs in S and receive); receive = the master's wait for packets;\n"
                    "U = the master's serial phase; the waits at the two barriers, spinning, "
-                   "asleep and the barrier's own code; other = between the phases.\n"
+                   "asleep and the barrier's own code; other = between the phases; off a core = of "
+                   "all these, the time the threads were asleep or waited for a core.\n"
                    "'threads' = their sum; CPU is the process's (a wait asleep costs none)")
-            self.table(["mode", "thr", "CPU", "threads"] + [name for name, _ in self.SPLIT],
-                       rows)
+            self.table(["mode", "thr", "CPU", "threads"] + [name for name, _ in self.SPLIT] +
+                       ["off a core"], rows)
 
     def cpu(self, mapkey):
         self.p("CPU-milliseconds of the server per 1,000 commands (its user + system time; "

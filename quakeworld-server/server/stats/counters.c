@@ -1,7 +1,9 @@
 /* Per-thread counters (see stats/counters.h). */
 #include "stats/counters.h"
 
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 
 #include "clock.h"
@@ -13,6 +15,12 @@ static int nthreads;
 static double start_time, start_cpu_ms;
 static uint64_t start_ticks;
 static struct libtm_totals start_tm;
+/* each thread's CPU clock, noted when it enters the frame loop */
+static clockid_t cpu_clock[SV_MAX_THREADS];
+static bool has_cpu_clock[SV_MAX_THREADS];
+/* a thread's CPU time when it left the frame loop (its clock ends with it) */
+static double cpu_at_end[SV_MAX_THREADS];
+static bool ended[SV_MAX_THREADS];
 
 /* only libtm has them (GCC's libitm does not) */
 #pragma weak libtm_totals_read
@@ -117,6 +125,25 @@ void sv_stats_command_leave(uint64_t entered)
 void sv_stats_timeline_start(void)
 {
     sv_stats_thread()->mark = sv_stats_ticks();
+    ended[sv_thread_index] = false;
+    has_cpu_clock[sv_thread_index] =
+        pthread_getcpuclockid(pthread_self(), &cpu_clock[sv_thread_index]) == 0;
+}
+
+void sv_stats_timeline_end(void)
+{
+    cpu_at_end[sv_thread_index] = sv_stats_thread_cpu_seconds(sv_thread_index);
+    ended[sv_thread_index] = true;
+}
+
+double sv_stats_thread_cpu_seconds(int t)
+{
+    struct timespec ts;
+    if (ended[t])
+        return cpu_at_end[t];
+    if (!has_cpu_clock[t] || clock_gettime(cpu_clock[t], &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 uint64_t sv_stats_total_ticks(const sv_thread_stats *st)

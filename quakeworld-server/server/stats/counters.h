@@ -88,6 +88,8 @@ double sv_stats_tick_seconds(void);
  * phase: the time since the last boundary goes to that phase. sv_stats_phase_begin at a
  * phase's start puts what lay between the phases in other_ticks. */
 void sv_stats_timeline_start(void);
+/* When the thread leaves the frame loop: its CPU time stays readable after it exits. */
+void sv_stats_timeline_end(void);
 static inline void sv_stats_phase_end(sv_thread_stats *st, uint64_t *phase)
 {
     uint64_t now = sv_stats_ticks();
@@ -98,6 +100,9 @@ static inline void sv_stats_phase_begin(sv_thread_stats *st)
 {
     sv_stats_phase_end(st, &st->other_ticks);
 }
+/* Thread t's CPU time so far (user + system, seconds; 0 before it entered the frame loop):
+ * its time line less what it spent descheduled -- other programs on its core, or asleep. */
+double sv_stats_thread_cpu_seconds(int t);
 /* Of a thread's counters, the time its time line covers (the sum of its phases), in ticks. */
 uint64_t sv_stats_total_ticks(const sv_thread_stats *st);
 

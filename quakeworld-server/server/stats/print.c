@@ -17,6 +17,9 @@
  *     total_ms=<the thread's time line: the sum of idle_ms, u_ms, serial_ms, jobs_ms, rp_ms,
  *     s_ms, wait_serial_ms, wait_rp_ms and other_ms, each moment in one of them>
  *     other_ms=<between the phases: frame bookkeeping, these lines>
+ *     thread_cpu_ms=<the thread's CPU time (user + system) over the line's time: its
+ *     total_ms less what it spent asleep or waiting for a core; the final line's covers
+ *     the whole run, start-up included>
  *     wait_serial_ms= wait_rp_ms=<wait_ms by barrier>
  *     wait_serial_spin_ms= wait_serial_sleep_ms=<of wait_serial_ms, spinning (sched_yield
  *     after the first microsecond) and asleep on the futex; the rest is the barrier's own
@@ -72,10 +75,12 @@ static double counters_start;
 static double cpu_start_ms, cpu_last_ms;
 /* libtm's counters then */
 static struct libtm_totals tm_start, tm_last;
+/* each thread's CPU time at the last interval line */
+static double thread_cpu_last[SV_MAX_THREADS];
 
 static void print_line(FILE *out, const char *label, const char *thread, double secs,
                        const sv_thread_stats *d, uint64_t frames, double cpu_ms,
-                       const struct libtm_totals *tm)
+                       double thread_cpu_ms, const struct libtm_totals *tm)
 {
     double tick_ms = sv_stats_tick_seconds() * 1e3;
 #define MS(ticks) ((double)(ticks) * tick_ms)
@@ -90,9 +95,9 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
             (unsigned long long)d->bad_packets, MS(d->u_ticks), MS(d->rp_ticks), MS(d->s_ticks),
             MS(d->wait_serial_ticks + d->wait_rp_ticks), MS(d->idle_ticks),
             MS(d->lock_wait_ticks));
-    fprintf(out, " total_ms=%.3f other_ms=%.3f wait_serial_ms=%.3f wait_rp_ms=%.3f",
-            MS(sv_stats_total_ticks(d)), MS(d->other_ticks), MS(d->wait_serial_ticks),
-            MS(d->wait_rp_ticks));
+    fprintf(out, " total_ms=%.3f other_ms=%.3f wait_serial_ms=%.3f wait_rp_ms=%.3f"
+            " thread_cpu_ms=%.3f", MS(sv_stats_total_ticks(d)), MS(d->other_ticks),
+            MS(d->wait_serial_ticks), MS(d->wait_rp_ticks), thread_cpu_ms);
     fprintf(out, " wait_serial_spin_ms=%.3f wait_serial_sleep_ms=%.3f wait_rp_spin_ms=%.3f"
             " wait_rp_sleep_ms=%.3f wait_sleeps=%llu cmd_ms=%.3f cmd_entry_ms=%.3f"
             " cmd_lock_wait_ms=%.3f cmd_aborted_ms=%.3f cmd_restarts=%llu cmd_serial_ms=%.3f"
@@ -149,6 +154,7 @@ void sv_stats_print(FILE *out, const char *label, double now)
     if (counters_start != sv_stats_start_time()) {
         counters_start = last_time = sv_stats_start_time();
         memset(last, 0, sizeof last);
+        memset(thread_cpu_last, 0, sizeof thread_cpu_last);
         cpu_start_ms = cpu_last_ms = sv_stats_start_cpu_ms();
         tm_start = tm_last = sv_stats_start_tm();
     }
@@ -163,6 +169,7 @@ void sv_stats_print(FILE *out, const char *label, double now)
                                  .serial = tm.serial - tm_from->serial};
     double secs = now - (final ? counters_start : last_time);
     sv_thread_stats total = {0};
+    double total_thread_cpu_ms = 0;
     static const sv_thread_stats zero;
     int nthreads = sv_stats_threads();
     for (int t = 0; t < nthreads; t++) {
@@ -171,14 +178,20 @@ void sv_stats_print(FILE *out, const char *label, double now)
         diff(&d, now_t, final ? &zero : &last[t]);
         char name[16];
         snprintf(name, sizeof name, "%d", t);
-        print_line(out, label, name, secs, &d, d.frames, 0, NULL);
+        double thread_cpu = sv_stats_thread_cpu_seconds(t);
+        double thread_cpu_ms = (thread_cpu - (final ? 0 : thread_cpu_last[t])) * 1e3;
+        if (!final)
+            thread_cpu_last[t] = thread_cpu;
+        total_thread_cpu_ms += thread_cpu_ms;
+        print_line(out, label, name, secs, &d, d.frames, 0, thread_cpu_ms, NULL);
         add(&total, &d);
         if (t == 0)
             total.frames = d.frames;
         last[t] = *now_t;
     }
     print_line(out, label, "all", secs, &total, total.frames,
-               cpu_now - (final ? cpu_start_ms : cpu_last_ms), have_tm ? &tm_d : NULL);
+               cpu_now - (final ? cpu_start_ms : cpu_last_ms), total_thread_cpu_ms,
+               have_tm ? &tm_d : NULL);
     fflush(out);
     last_time = now;
     cpu_last_ms = cpu_now;

@@ -5,7 +5,8 @@
 # lies between the phases -- and each part's own parts fit in it (a move command's useful
 # work, entry, lock wait and aborted attempts in RP; the barriers' spinning and sleeping in
 # their waits; the virtual clients' work in receive and S; the commands run in libtm's serial
-# turns in the commands' work); the totals line is the sum of the threads'. Virtual clients
+# turns in the commands' work); the totals line is the sum of the threads' (their time lines
+# and their CPU times). Virtual clients
 # of the shipped fight in closed loop, 2 threads, in -sync lock, stm and -sched lpt -sync none
 # (which has a serial phase and job planning), and 1 thread stm. Sums, not speeds: nothing
 # here depends on how fast the machine is. Usage: test-accounting.sh PORT
@@ -49,9 +50,10 @@ check() {
         if (f["thread"] == "all") {
             need(near(threads_total, total, 10 * f["threads"]), "the threads do not add up to the totals line")
             need(f["threads"] == seen, "not one line per thread")
-            threads_total = seen = 0
+            need(near(threads_cpu, v("thread_cpu_ms"), 2 * f["threads"]), "the threads CPU times do not add up")
+            threads_total = threads_cpu = seen = 0
         } else {
-            threads_total += total; seen++
+            threads_total += total; threads_cpu += v("thread_cpu_ms"); seen++
         }
         lines++
     }
