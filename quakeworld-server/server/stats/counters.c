@@ -70,10 +70,12 @@ double sv_stats_start_cpu_ms(void)
 static bool in_serial_turn(void) LIBTM_PURE;
 static bool in_serial_turn(void)
 {
+    if (!SV_HAVE_TM || (sv_sync != SYNC_STM && sv_sync != SYNC_STMLOCK))
+        return false;
+#if SV_HAVE_TM
     if (_ITM_inTransaction() == LIBTM_IRREVOCABLE)
         return true;
-    if (sv_sync != SYNC_STM && sv_sync != SYNC_STMLOCK)
-        return false;
+#endif
     if (!libtm_adaptive_mode)
         return false;
     const char *mode = libtm_adaptive_mode();
