@@ -39,9 +39,10 @@ static bool values_unchanged(const struct tm_tx *tx, const struct norec_tx *s)
     size_t n = (size_t)(s->next - s->base);
     const struct value_entry *e = s->base;
     for (size_t i = 0; i < n; i++) {
+        const void *addr = tm_norec_key_addr(e[i].key);
         uint64_t now = 0;
-        memcpy(&now, e[i].addr, e[i].len);
-        if (now != e[i].value && !own_frame(tx, e[i].addr))
+        memcpy(&now, addr, tm_norec_key_len(e[i].key));
+        if (now != e[i].value && !own_frame(tx, addr))
             return false;
     }
     for (size_t pos = 0; pos < s->longs.len;) {
@@ -72,8 +73,7 @@ static void log_value(struct norec_tx *s, const void *addr, const void *value, s
         if (unlikely(s->next == s->end))
             grow_values(s);
         struct value_entry *e = s->next++;
-        e->addr = addr;
-        e->len = len;
+        e->key = tm_norec_key(addr, len);
         e->value = 0;
         memcpy(&e->value, value, len);
         return;

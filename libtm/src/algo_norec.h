@@ -13,13 +13,29 @@ struct tm_norec_seqlock {
 };
 extern struct tm_norec_seqlock tm_norec_seqlock __attribute__((visibility("hidden")));
 
-/* A logged read of up to 8 bytes. Longer reads go to the byte log as a struct long_read
- * followed by the bytes, padded to 8. */
+/* A logged read of up to 8 bytes: 16 bytes, two stores on the fast path. The key is the
+ * address, with the length in the top byte when it is not 8 (user addresses leave those bits
+ * 0 on x86-64). Longer reads go to the byte log as a struct long_read followed by the bytes,
+ * padded to 8. */
 struct value_entry {
-    const void *addr;
+    uintptr_t key;
     uint64_t value;
-    size_t len;
 };
+#define TM_NOREC_LEN_SHIFT 56
+
+static inline uintptr_t tm_norec_key(const void *addr, size_t len)
+{
+    return (uintptr_t)addr | (len == 8 ? 0 : (uintptr_t)len << TM_NOREC_LEN_SHIFT);
+}
+static inline const void *tm_norec_key_addr(uintptr_t key)
+{
+    return (const void *)(key & (((uintptr_t)1 << TM_NOREC_LEN_SHIFT) - 1));
+}
+static inline size_t tm_norec_key_len(uintptr_t key)
+{
+    size_t len = key >> TM_NOREC_LEN_SHIFT;
+    return len ? len : 8;
+}
 
 struct long_read {
     const void *addr;
@@ -51,6 +67,7 @@ uint64_t tm_norec_load_slow(const void *addr, struct tm_tx *tx, size_t len)
 static inline uint64_t tm_norec_load(struct tm_tx *tx, const void *addr, size_t len)
 {
     struct norec_tx *s = tm_norec_state(tx);
+    struct value_entry *e = s->next;
     uint64_t value;
     switch (len) {
     case 8: value = *(const uint64_t *)addr; break;
@@ -58,14 +75,14 @@ static inline uint64_t tm_norec_load(struct tm_tx *tx, const void *addr, size_t 
     case 2: value = *(const uint16_t *)addr; break;
     default: value = *(const uint8_t *)addr; break;
     }
+    __asm__("" : "+a"(value)); /* loaded into the return register: saves a move */
     atomic_thread_fence(memory_order_acquire);
-    struct value_entry *e = s->next;
     if (likely(atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_relaxed) == s->snapshot &&
                e != s->end)) {
         s->next = e + 1;
-        e->addr = addr;
+        e->key = tm_norec_key(addr, len);
+        __asm__("" ::: "memory"); /* two plain stores: vectorised, they cost four more */
         e->value = value;
-        e->len = len;
         return value;
     }
     return tm_norec_load_slow(addr, tx, len);

@@ -269,6 +269,7 @@ static inline __attribute__((always_inline)) bool begin_speculative(struct tm_tx
     tx->algo = algo;
     tx->read_path = algo->read_path;
     tx->write_path = algo->write_path;
+    tm_paths_mirror(algo->read_path | (unsigned)algo->write_path << 8); /* tx is current */
     tx->jb = *jb;
     algo->begin(tx);
     return true;
