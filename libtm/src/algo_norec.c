@@ -125,7 +125,7 @@ static uint64_t revalidate(struct tm_tx *tx, const struct norec_tx *s)
     }
 }
 
-static void norec_begin(struct tm_tx *tx)
+void tm_norec_begin(struct tm_tx *tx)
 {
     struct norec_tx *s = tm_norec_state(tx);
     uint64_t seq = atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_acquire);
@@ -195,26 +195,16 @@ static inline void norec_store(struct tm_tx *tx, void *addr, uint64_t value, siz
     norec_write(tx, addr, &value, len);
 }
 
-static void end(struct norec_tx *s)
-{
-    if (s->writer) {
-        atomic_store_explicit(&tm_norec_seqlock.seq, s->snapshot + 2, memory_order_release);
-        s->writer = false;
-    }
-    s->next = s->base;
-    s->longs.len = 0;
-}
-
 static bool norec_commit(struct tm_tx *tx, uint64_t *privatization_time)
 {
-    end(tm_norec_state(tx));
+    tm_norec_end(tm_norec_state(tx));
     *privatization_time = 0;
     return true;
 }
 
 static void norec_rollback(struct tm_tx *tx)
 {
-    end(tm_norec_state(tx));
+    tm_norec_end(tm_norec_state(tx));
 }
 
 static bool norec_excludes_writers(struct tm_tx *tx)
@@ -239,7 +229,7 @@ struct tm_algo tm_norec_entries __attribute__((visibility("hidden"))) = {
     .speculative = true,
     .read_path = TM_READ_NOREC,
     .write_path = TM_WRITE_CALL, /* the first write takes the lock (become_writer) */
-    .begin = norec_begin,
+    .begin = tm_norec_begin,
     .load = TM_SIZED(tm_norec_load),
     .store = TM_SIZED(norec_store),
     .read = norec_read,
