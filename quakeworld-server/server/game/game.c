@@ -32,6 +32,13 @@ LIBTM_SAFE bool sv_game_client_kill(int slot)
     return sv_game_damage(slot, slot, 1000, sv.players[slot].origin, DMG_SUICIDE);
 }
 
+bool sv_game_client_command(sv_client *cl, const sv_args *a)
+{
+    (void)cl;
+    (void)a;
+    return false;
+}
+
 void sv_game_failed(sv_client *cl, bool entering)
 {
     if (sv_game_qc)

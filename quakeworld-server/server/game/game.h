@@ -8,6 +8,7 @@
 #ifndef SV_GAME_H
 #define SV_GAME_H
 
+#include "net/tokenize.h"
 #include "server.h"
 #include "sync/region.h"
 
@@ -35,6 +36,11 @@ LIBTM_SAFE void sv_game_spawn_spectator(int slot);
 LIBTM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd);
 /* RP, inside CS_MOVE_COMMAND: the "kill" command (suicide). */
 LIBTM_SAFE bool sv_game_client_kill(int slot);
+/* RP, outside any section: a string command that is none of the engine's
+ * (net/client_commands.c), offered to the game. False when the game has no such command (the
+ * engine logs it as unknown): neither game has commands of its own yet (id's QuakeWorld
+ * progs has no entry for them; mvdsv hands them to a mod's GE_ClientCommand). */
+bool sv_game_client_command(sv_client *cl, const sv_args *a);
 /* After a section whose game call returned false (outside the section): the C game's only
  * failure is a reliable queue overflowing, and the client is dropped; a QuakeC runtime error
  * is reported (rate-limited) and the client plays on, unless it happened while it entered

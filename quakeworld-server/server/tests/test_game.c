@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "game_world.h"
+#include "net/client_commands.h"
+#include "net/reliable.h"
 
 static const char *basedir;
 
@@ -364,6 +366,40 @@ static void test_spectator(void **state)
     sv_game_remove_player(2);
 }
 
+/* The string commands' table: each runs only when its client may send it. */
+static void test_string_commands_when(void **state)
+{
+    (void)state;
+    sv_client *cl = &sv.clients[1];
+    sv_player *p = &sv.players[1];
+    assert_false(p->dead);
+    int frags = p->frags;
+    /* before "begin" (and as a spectator) a client cannot kill itself */
+    cl->state = CL_CONNECTED;
+    sv_execute_stringcmd(cl, "kill");
+    assert_false(p->dead);
+    assert_int_equal(p->frags, frags);
+    /* signing on to another map than this one starts the sign-on again */
+    sv_reliable_clear(cl);
+    char stale[32];
+    snprintf(stale, sizeof stale, "prespawn %d 0", sv.spawncount + 1);
+    sv_execute_stringcmd(cl, stale);
+    static const uint8_t again[] = {svc_stufftext, 'c', 'm', 'd', ' ', 'n', 'e', 'w', '\n', 0};
+    assert_true(game_world_queued(1, again, sizeof again));
+    /* in the game, the sign-on's commands are ignored and "kill" costs a frag */
+    cl->state = CL_SPAWNED;
+    sv_reliable_clear(cl);
+    sv_execute_stringcmd(cl, stale);
+    assert_int_equal(cl->reliable.count, 0);
+    cl->spectator = true;
+    sv_execute_stringcmd(cl, "kill");
+    assert_false(p->dead);
+    cl->spectator = false;
+    sv_execute_stringcmd(cl, "kill");
+    assert_true(p->dead);
+    assert_int_equal(p->frags, frags - 1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -381,6 +417,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_item_pickup_and_respawn),
         cmocka_unit_test(test_lava_slime_and_drowning),
         cmocka_unit_test(test_spectator),
+        cmocka_unit_test(test_string_commands_when),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
