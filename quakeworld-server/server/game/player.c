@@ -14,6 +14,7 @@
 #include "net/events.h"
 #include "qw_math.h"
 #include "sched/job_plan.h"
+#include "store.h"
 
 #define VIEW_HEIGHT 22.0f
 /* What pmove collides with: everything within this range of the player (QuakeWorld's), or
@@ -201,15 +202,6 @@ void sv_cgame_finish_jobs(int threads)
     sv_weapons_run_deferred(threads);
 }
 
-/* Stores only the components that change: where a player is, every other command reads, and
- * to a transaction a store is a change even when it writes the same value. */
-static void update_vec(float *dst, const float *src)
-{
-    for (int i = 0; i < 3; i++)
-        if (dst[i] != src[i])
-            dst[i] = src[i];
-}
-
 /* pmove for one command: the shared state goes into a local qw_pmove, the pure movement code
  * runs on it, and the result is copied back (its relink comes last, in sv_game_run_command). */
 static void move_player(sv_player *p, const qw_usercmd *cmd)
@@ -226,8 +218,9 @@ static void move_player(sv_player *p, const qw_usercmd *cmd)
      * above, instrumented) and movevars never change after the map is loaded */
     qw_pmove_run(&pm, &sv.movevars);
 
-    update_vec(p->origin, pm.origin);
-    update_vec(p->velocity, pm.velocity);
+    /* where a player is, every other command reads */
+    qw_store_vec(p->origin, pm.origin);
+    qw_store_vec(p->velocity, pm.velocity);
     p->oldbuttons = pm.oldbuttons;
     p->waterjumptime = pm.waterjumptime;
     p->onground = pm.onground != -1;

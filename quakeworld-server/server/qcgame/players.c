@@ -11,6 +11,7 @@
 #include "qcgame/qcg.h"
 #include "qcgame/qcgame.h"
 #include "qw_math.h"
+#include "store.h"
 
 /* Why the last section of this thread failed, written uninstrumented (transaction_pure) so
  * that it survives the cancel that undoes the section. */
@@ -205,10 +206,8 @@ LIBTM_SAFE static void player_move(int n, const qw_usercmd *cmd, bool spectator,
     qc_word *ed = qcg_ed(n);
     for (int i = 0; i < 3; i++) {
         float o = pm.origin[i] - (mins[i] - player_mins[i]);
-        if (ed[f->origin + i].f != o) /* a store is a change to others' reads */
-            ed[f->origin + i].f = o;
-        if (ed[f->velocity + i].f != pm.velocity[i])
-            ed[f->velocity + i].f = pm.velocity[i];
+        QW_STORE_CHANGED(ed[f->origin + i].f, o);
+        QW_STORE_CHANGED(ed[f->velocity + i].f, pm.velocity[i]);
     }
     *num_touched = 0;
     for (int i = 0; i < pm.numtouch; i++) {
@@ -385,14 +384,6 @@ void sv_qcgame_map_ending(void)
     }
 }
 
-/* Stores v into dst where it differs: to a transaction a store is a change. */
-LIBTM_SAFE static void update_vec(float *dst, const float *src)
-{
-    for (int i = 0; i < 3; i++)
-        if (dst[i] != src[i])
-            dst[i] = src[i];
-}
-
 LIBTM_SAFE void qcg_view_player(int slot)
 {
     int n = slot + 1;
@@ -400,17 +391,14 @@ LIBTM_SAFE void qcg_view_player(int slot)
     sv_player *p = &sv.players[slot];
     float v[3];
     qcg_vec(n, f->origin, v);
-    update_vec(p->origin, v);
+    qw_store_vec(p->origin, v);
     qcg_vec(n, f->velocity, v);
-    update_vec(p->velocity, v);
+    qw_store_vec(p->velocity, v);
     bool dead = qcg_float(n, f->health) <= 0;
-    if (p->dead != dead)
-        p->dead = dead;
+    QW_STORE_CHANGED(p->dead, dead);
     int effects = (int)qcg_float(n, f->effects), weaponframe = (int)qcg_float(n, f->weaponframe);
-    if (p->effects != effects)
-        p->effects = effects;
-    if (p->weaponframe != weaponframe)
-        p->weaponframe = weaponframe;
+    QW_STORE_CHANGED(p->effects, effects);
+    QW_STORE_CHANGED(p->weaponframe, weaponframe);
     if (qcg_float(n, f->fixangle)) {
         qcg_vec(n, f->angles, p->angles);
         p->setangle = true;
