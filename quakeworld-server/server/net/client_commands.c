@@ -184,7 +184,7 @@ static void cmd_spawn(sv_client *cl, const sv_args *a)
     for (int i = 0; i < QW_MAX_LIGHTSTYLES; i++) {
         qw_write_byte(&sb, svc_lightstyle);
         qw_write_byte(&sb, i);
-        qw_write_string(&sb, sv_game_lightstyle(i));
+        qw_write_string(&sb, sv_game->lightstyle(i));
     }
     qw_write_byte(&sb, svc_stufftext);
     qw_write_string(&sb, "skins\n");
@@ -220,8 +220,8 @@ static void cmd_pings(sv_client *cl, const sv_args *a)
 static bool enter_world(sv_client *cl)
 {
     if (cl->spectator)
-        sv_game_spawn_spectator(cl->slot);
-    else if (!sv_game_spawn_player(cl->slot))
+        sv_game->spawn_spectator(cl->slot);
+    else if (!sv_game->spawn_player(cl->slot))
         return false;
     sv_reliable_mark_spawned(cl);
     return true;
@@ -233,7 +233,7 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
     bool ok;
     CRITICAL_SECTION_CANCELLABLE(CS_SPAWN_PLAYER, ok, enter_world(cl));
     if (!ok) {
-        sv_game_failed(cl, true);
+        sv_game->failed(cl, true);
         return;
     }
     cl->delta_sequence = -1;
@@ -250,7 +250,7 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
     qw_sizebuf_init(&sb, buf, sizeof buf);
     sv_scoreboard_write_update(&sb, cl->slot, &me);
     /* QuakeWorld's game in QuakeC says who entered itself (ClientConnect) */
-    CRITICAL_SECTION(CS_BROADCAST, if (!sv_game_qc) sv_broadcast_print(PRINT_HIGH, text);
+    CRITICAL_SECTION(CS_BROADCAST, if (!sv_game->own_messages_and_rotation) sv_broadcast_print(PRINT_HIGH, text);
                      sv_reliable_broadcast_about(cl->slot, buf, sb.cursize););
     sv_log("%.*s", (int)strlen(text) - 1, text);
 }
@@ -331,12 +331,12 @@ static void cmd_kill(sv_client *cl, const sv_args *a)
     bool ok;
     if (sv_sync == SYNC_REGION) {
         sv_reach reach;
-        sv_game_command_reach(cl->slot, NULL, &reach);
+        sv_game->command_reach(cl->slot, NULL, &reach);
         sv_region_plan_move(cl->slot, &reach);
     }
-    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_client_kill(cl->slot));
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game->client_kill(cl->slot));
     if (!ok)
-        sv_game_failed(cl, false);
+        sv_game->failed(cl, false);
 }
 
 /* "nextdl": sends the next chunk of the file being downloaded. */
@@ -503,6 +503,6 @@ void sv_execute_stringcmd(sv_client *cl, const char *text)
         return;
     }
     /* then the game's own commands */
-    if (!sv_game_client_command(cl, &a))
+    if (!sv_game->client_command || !sv_game->client_command(cl, &a))
         sv_log_bad_client_packet(cl, "unknown string command");
 }

@@ -219,7 +219,7 @@ static void test_rocket_explodes_in_u(void **state)
     int health_before = sv.players[1].health;
     for (int step = 0; step < 40 && sv.entities[rocket].kind == ENT_ROCKET; step++) {
         sv.time += 0.02;
-        sv_game_physics(0.02);
+        sv_game->physics(0.02);
     }
     assert_int_equal(sv.entities[rocket].kind, ENT_FREE);
     assert_true(sv.players[1].dead || sv.players[1].health < health_before);
@@ -253,10 +253,10 @@ static void test_item_pickup_and_respawn(void **state)
     assert_true(p->health > 10 || p->armor > 0 || p->shells > 0 || p->rockets > 0);
     double back = item->respawn_time;
     sv.time = back - 1;
-    sv_game_physics(0.02);
+    sv_game->physics(0.02);
     assert_false(item->visible);
     sv.time = back + 0.01;
-    sv_game_physics(0.02);
+    sv_game->physics(0.02);
     assert_true(item->visible);
     assert_true(item->modelindex > 0);
 }
@@ -329,7 +329,7 @@ static void test_lava_slime_and_drowning(void **state)
 
 static __attribute__((noinline)) void cs_spawn_spectator(int slot)
 {
-    CRITICAL_SECTION(CS_SPAWN_PLAYER, sv_game_spawn_spectator(slot););
+    CRITICAL_SECTION(CS_SPAWN_PLAYER, sv_game->spawn_spectator(slot););
 }
 
 /* A spectator flies through the walls, is in no areanode list, and takes no damage. */
@@ -363,7 +363,7 @@ static void test_spectator(void **state)
     assert_false(s->dead);
     cl->spectator = false;
     cl->state = CL_FREE;
-    sv_game_remove_player(2);
+    sv_game->remove_player(2);
 }
 
 /* The string commands' table: each runs only when its client may send it. */
