@@ -56,41 +56,28 @@ static bool values_unchanged(const struct tm_tx *tx, const struct norec_tx *s)
     return true;
 }
 
-/* Doubles the value log (its capacity 0 at first), keeping it aligned to its blocks. */
+/* Doubles the value log (the fast path found it full). */
 static void grow_values(struct norec_tx *s)
 {
     size_t used = (size_t)(s->next - s->base);
-    size_t cap = s->base ? (size_t)(s->end - s->base) * 2
-                         : TM_NOREC_LOG_BLOCK / sizeof(struct value_entry);
-    struct value_entry *base = aligned_alloc(TM_NOREC_LOG_BLOCK, cap * sizeof *base);
+    size_t cap = s->base ? (size_t)(s->end - s->base) * 2 : 256;
+    struct value_entry *base = realloc(s->base, cap * sizeof *base);
     if (!base)
         tm_fatal("out of memory growing a read log to %zu entries", cap);
-    if (used)
-        memcpy(base, s->base, used * sizeof *base);
-    free(s->base);
     s->base = base;
     s->next = base + used;
     s->end = base + cap;
 }
 
-uint64_t tm_norec_log_block_end(struct tm_tx *tx, uint64_t value)
-{
-    struct norec_tx *s = tm_norec_state(tx);
-    s->next = (struct value_entry *)(void *)((char *)s->next + TM_NOREC_LOG_BLOCK);
-    if (s->next == s->end)
-        grow_values(s);
-    return value;
-}
-
 static void log_value(struct norec_tx *s, const void *addr, const void *value, size_t len)
 {
     if (len <= 8) {
+        if (unlikely(s->next == s->end))
+            grow_values(s);
         struct value_entry *e = s->next++;
         e->key = tm_norec_key(addr, len);
         e->value = 0;
         memcpy(&e->value, value, len);
-        if (unlikely(s->next == s->end))
-            grow_values(s); /* the fast path needs room for one */
         return;
     }
     struct long_read *r = tm_log_append(&s->longs, sizeof *r + pad8(len));
