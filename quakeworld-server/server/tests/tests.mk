@@ -68,6 +68,7 @@ define check_server
 @$(TEST_CASE) qwsv-jobs --timeout 30 -- env $(TEST_ENV) $(SERVER)/tests/test-jobs.sh $(SV_TESTDIR)/test_jobs
 @$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) $(SERVER)/tests/test-help.sh
 @$(TEST_CASE) qwsv-admin-units --timeout 30 -- $(SV_TESTDIR)/test_admin
+@$(TEST_CASE) qwsv-source-budget --timeout 30 -- $(SV_TESTDIR)/test_source_budget
 @$(TEST_CASE) qwsv-cmdline --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-cmdline.sh
 @$(TEST_CASE) qwsv-hints --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-hints.sh
 @$(TEST_CASE) qwsv-console --timeout 90 -- env $(TEST_ENV) $(SERVER)/tests/test-console.sh
