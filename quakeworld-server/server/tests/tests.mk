@@ -75,6 +75,7 @@ define check_server
 @$(TEST_CASE) qwsv-rcon --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-rcon.sh
 @$(TEST_CASE) qwsv-spoof --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-spoof.sh
 @$(TEST_CASE) qwsv-log-escape --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-log-escape.sh
+@$(TEST_CASE) qwsv-progs-refused --timeout 120 -- env $(TEST_ENV) $(SERVER)/tests/test-progs-refused.sh
 @$(TEST_CASE) qwsv-ezquake-admin --timeout 90 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-ezquake-admin.sh
 @$(TEST_CASE) quake-scripts --timeout 20 -- env $(TEST_ENV) $(SERVER)/tests/test-scripts.sh
 @$(TEST_CASE) qwsv-quakestat --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-quakestat.sh
