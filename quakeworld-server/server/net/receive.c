@@ -174,7 +174,11 @@ static void note_kernel_drops(struct msghdr *h)
 int sv_net_receive(void)
 {
     static uint8_t bufs[BATCH][QW_MAX_PACKET + 64];
-    static char control[BATCH][CMSG_SPACE(sizeof(uint32_t))];
+    /* a control buffer aligned as the headers CMSG_FIRSTHDR returns */
+    static union {
+        char buf[CMSG_SPACE(sizeof(uint32_t))];
+        struct cmsghdr align;
+    } control[BATCH];
     struct mmsghdr msgs[BATCH];
     struct iovec iov[BATCH];
     struct sockaddr_in from[BATCH];
@@ -188,8 +192,8 @@ int sv_net_receive(void)
             iov[i] = (struct iovec){bufs[i], sizeof bufs[i]};
             msgs[i].msg_hdr = (struct msghdr){.msg_name = &from[i], .msg_namelen = sizeof from[i],
                                               .msg_iov = &iov[i], .msg_iovlen = 1,
-                                              .msg_control = control[i],
-                                              .msg_controllen = sizeof control[i]};
+                                              .msg_control = control[i].buf,
+                                              .msg_controllen = sizeof control[i].buf};
         }
         int n = recvmmsg(sv.sock, msgs, BATCH, MSG_DONTWAIT, NULL);
         if (n < 0 && errno == EINTR)
