@@ -13,7 +13,6 @@
 #include "net/client.h"
 #include "net/reliable.h"
 #include "net/scoreboard.h"
-#include "qcgame/qcgame.h"
 #include "server.h"
 #include "sync/region.h"
 
@@ -25,7 +24,7 @@ static double map_start;
 static bool load(const char *name, char *err, size_t errlen)
 {
     return sv_map_load(sv.opt.basedir, name, err, errlen) &&
-           (!sv_game_qc || sv_qcgame_try_player(err, errlen));
+           (!sv_game->try_player || sv_game->try_player(err, errlen));
 }
 
 bool sv_mapchange_request(const char *name, char *err, size_t errlen)
@@ -159,7 +158,7 @@ static void send_to_new_map(sv_client *cl)
 
 void sv_mapchange_frame(void)
 {
-    if (!pending[0] && !sv_game_qc)
+    if (!pending[0] && !sv_game->own_messages_and_rotation)
         check_limits(); /* QuakeWorld's game keeps its own limits (and intermission) */
     if (!pending[0])
         return;
@@ -167,7 +166,8 @@ void sv_mapchange_frame(void)
     snprintf(name, sizeof name, "%s", pending);
     snprintf(previous, sizeof previous, "%s", sv.mapname);
     pending[0] = 0;
-    sv_game_map_ending(); /* the players' spawn parms for the next map */
+    if (sv_game->map_ending)
+        sv_game->map_ending(); /* the players' spawn parms for the next map */
     sv_map_unload();
     if (!load(name, err, sizeof err)) {
         /* its file was checked when requested: it changed since, or its game fails */

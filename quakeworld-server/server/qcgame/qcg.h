@@ -13,6 +13,7 @@
 
 #include "progs/qc_builtins.h"
 #include "progs/qc_strings.h"
+#include "game/game.h"
 #include "server.h"
 
 /* QuakeC's constants (defs.qc) the engine needs. */
@@ -84,7 +85,9 @@ typedef struct qcg_state {
     /* spawn parms of each client, across map changes (parms_set: SetNewParms has run) */
     float parms[SV_MAX_CLIENTS][16];
     bool parms_set[SV_MAX_CLIENTS];
-    /* what QuakeC asked of the master, done in U: a map change, cvar_set, localcmd */
+    /* what QuakeC asked of the master, done in U through the engine's services (admin's):
+     * a map change, cvar_set, localcmd; and the cvars it reads */
+    const struct sv_game_services *services;
     char changelevel[64];
     char localcmd[256];
     struct { char name[32]; char value[64]; bool pending; } cvar_sets[8];
@@ -158,6 +161,15 @@ LIBTM_SAFE static inline void qcg_set_int(int n, int field, int v)
     if (field >= 0)
         qcg_ed(n)[field].i = v;
 }
+/* A vector field as a value (see qcg_link_edict). */
+typedef struct qcg_vec3 {
+    float v[3];
+} qcg_vec3;
+LIBTM_SAFE static inline qcg_vec3 qcg_vec3_of(int n, int field)
+{
+    const qc_word *w = qcg_ed(n) + field;
+    return (qcg_vec3){{w[0].f, w[1].f, w[2].f}};
+}
 LIBTM_SAFE static inline void qcg_vec(int n, int field, float out[3])
 {
     const qc_word *w = qcg_ed(n) + field;
@@ -178,13 +190,18 @@ LIBTM_SAFE static inline int qcg_ent(int n, int field)
     int e = qcg_int(n, field);
     return e > 0 && e < QCG_MAX_EDICTS ? e : 0;
 }
-LIBTM_SAFE static inline bool qcg_in_use(int n)
-{
-    return n >= 0 && n < QCG_MAX_EDICTS && qcg.edicts[n].state == EDICT_USED;
-}
-
 /* Players are edicts 1..32 (slot + 1). */
 #define QCG_FIRST_NONPLAYER (QW_MAX_CLIENTS + 1)
+
+/* The world's and the players' edicts always exist: their state is set once before the game
+ * runs and no free reaches them (edicts.c), so for them nothing is read -- a scan over the
+ * players then reads no shared word for it (a barrier each in a transaction). */
+LIBTM_SAFE static inline bool qcg_in_use(int n)
+{
+    return n >= 0 && n < QCG_MAX_EDICTS &&
+           (n < QCG_FIRST_NONPLAYER || qcg.edicts[n].state == EDICT_USED);
+}
+
 LIBTM_PURE static inline bool qcg_is_player(int n)
 {
     return n >= 1 && n <= QW_MAX_CLIENTS;
@@ -248,7 +265,7 @@ LIBTM_SAFE int qcg_model_index(const char *name);
 LIBTM_SAFE int qcg_sound_index(const char *name);
 
 /* --- spawn.c / view.c / players.c ---------------------------------------------------- */
-/* The cvars QuakeC reads (world_frame.c): copied by the master, read by cvar(). */
+/* The cvars QuakeC reads (cvars.c): copied by the master, read by cvar(). */
 void qcg_refresh_cvars(void);
 LIBTM_SAFE float qcg_cvar_value(const char *name);
 /* Copies what S sends of edict n into sv.entities[n] (non-players) or sv.players[n-1]. */
