@@ -12,6 +12,7 @@
 #include "net/connectionless.h"
 #include "net/source_budget.h"
 #include "server.h"
+#include "stats/counters.h"
 
 #define BATCH 64
 
@@ -105,15 +106,18 @@ static void queue(sv_client *cl, const struct sockaddr_in *from, const uint8_t *
 {
     if (!own && foreign_packets(cl) >= SV_INBOX_FOREIGN) {
         counts.foreign_dropped++;
+        sv_stats_thread()->bad_packets++; /* rejected, as the netchan would have */
         sv_log_bad_client_packet(cl, "another port or qport than the client's: its inbox holds "
                                  "such packets already");
         return;
     }
     if (cl->inbox_count == SV_INBOX && !(own && evict_foreign(cl))) {
-        if (own)
+        if (own) {
             counts.client_dropped++;
-        else
+        } else {
             counts.foreign_dropped++;
+            sv_stats_thread()->bad_packets++;
+        }
         sv_log_bad_client_packet(cl, "inbox full (client sends faster than frames run)");
         return;
     }
