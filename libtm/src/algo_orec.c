@@ -113,6 +113,23 @@ static uint64_t load_logged(const struct orec_read *e)
  * clock + 1, see the top of the file). */
 enum validation { READS_HOLD, READS_CHANGED, READS_NEED_LATER };
 
+/* How long a value revalidation waits for another writer's lock on a record it read (about
+ * 7 us at 3 GHz): the holder is usually committing a neighbour's write, and then the words
+ * are judged at a later bound (its version is above this one); a holder that waits for us, or is preempted, is given up. */
+#define LOCK_WAIT_CYCLES 20000
+
+/* The orec, once unlocked, or still locked after LOCK_WAIT_CYCLES. */
+static uint64_t wait_unlocked(orec_t *o)
+{
+    uint64_t until = tm_cycles() + LOCK_WAIT_CYCLES, v;
+    do {
+        for (int i = 0; i < 8; i++)
+            __builtin_ia32_pause();
+        v = atomic_load_explicit(o, memory_order_acquire);
+    } while (is_locked(v) && tm_cycles() < until);
+    return v;
+}
+
 /* Value revalidation, NOrec's check made to fit orecs: every read not under our own lock is
  * checked, in one pass after the caller read the clock (`bound`): its orec unlocked at a
  * version v <= bound, its words equal to the logged value, the orec still v after them. Then
@@ -125,20 +142,25 @@ enum validation { READS_HOLD, READS_CHANGED, READS_NEED_LATER };
  * may be published again with the same value (what 82f6087 missed: a node's word kept its
  * orec but not its value while its slot went from the node to NULL and back). The slot's
  * republishing commit happens after the word's check, so its version is above the bound and
- * the pass is redone at a later bound, where the word no longer matches. Reads under our own
- * lock are skipped: once a transaction is dirty a privatizer waits for it (privatization.c)
- * and writes nothing it read until it has validated past the privatizing commit; a lock taken
- * while such a request was pending is validated by versions alone (acquire_slow). */
+ * the pass is redone at a later bound, where the word no longer matches. Skipped: reads of
+ * frames called inside the transaction (between the thread's stack bottom and the outermost
+ * begin's CFA, as norec does), which only this thread writes, with direct stores that change
+ * their values; and reads under our own lock: once a transaction is dirty a privatizer waits
+ * for it (privatization.c) and writes nothing it read until it has validated past the
+ * privatizing commit; a lock taken while such a request was pending is validated by versions
+ * alone (acquire_slow). */
 static enum validation values_hold(struct tm_tx *tx, const struct orec_tx *s, uint64_t bound,
                                    uint64_t *later)
 {
     uint64_t mine = tm_orec_locked_by(tx), newest = 0;
+    uintptr_t frames_lo = tx->stack_lo, frames_hi = (uintptr_t)tx->jb.cfa;
     for (const struct orec_read *e = s->read_base; e < s->read_next; e++) {
         orec_t *o = tm_orec_for(e->addr_len);
         uint64_t v = atomic_load_explicit(o, memory_order_acquire);
-        if (v == mine)
+        uintptr_t addr = e->addr_len & (((uintptr_t)1 << OREC_READ_LEN_SHIFT) - 1);
+        if (v == mine || (addr >= frames_lo && addr < frames_hi))
             continue;
-        if (is_locked(v))
+        if (is_locked(v) && is_locked(v = wait_unlocked(o)))
             return READS_CHANGED;
         uint64_t now = load_logged(e);
         atomic_thread_fence(memory_order_acquire);
