@@ -154,6 +154,8 @@ static enum validation values_hold(struct tm_tx *tx, const struct orec_tx *s, ui
 {
     uint64_t mine = tm_orec_locked_by(tx), newest = 0;
     uintptr_t frames_lo = tx->stack_lo, frames_hi = (uintptr_t)tx->jb.cfa;
+    if (frames_lo == 0) /* the thread library did not say: the live frames only */
+        __asm__("movq %%rsp, %0" : "=r"(frames_lo));
     for (const struct orec_read *e = s->read_base; e < s->read_next; e++) {
         orec_t *o = tm_orec_for(e->addr_len);
         uint64_t v = atomic_load_explicit(o, memory_order_acquire);
