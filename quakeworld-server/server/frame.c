@@ -302,7 +302,7 @@ static void run_u(void)
             dt = 0.1;
         sv.time += dt;
         sv.last_physics = sv.game_clock;
-        sv_game_physics(dt);
+        sv_game->physics(dt);
         sv_game_work_look_items();
     }
     sv_stats_phase_end(st, &st->u_ticks);

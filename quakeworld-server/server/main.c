@@ -6,10 +6,13 @@
 
 #include "admin/admin.h"
 #include "admin/cvar.h"
+#include "admin/game_services.h"
+#include "cgame/cgame.h"
 #include "clock.h"
 #include "frame.h"
 #include "game/game.h"
 #include "log.h"
+#include "map.h"
 #include "net/replay.h"
 #include "net/scoreboard.h"
 #include "net/socket.h"
@@ -22,6 +25,7 @@
 #include "sync/region.h"
 
 sv_server sv;
+const struct sv_game *sv_game = &sv_cgame;
 __thread int sv_thread_index;
 
 int main(int argc, char **argv)
@@ -35,13 +39,16 @@ int main(int argc, char **argv)
     sv_sched_init(sv.opt.sched, sv.opt.job_weight);
     sv_stats_init(sv.opt.threads);
     sv.challenge_seed = (unsigned)time(NULL) ^ (unsigned)sv.opt.port;
-    sv_game_init_players();
+    sv_map_init_players();
     /* both games send a player's changed frags themselves: the C game inside the kill's
      * section (game/combat.c), QuakeWorld's game in U (qcgame/world_frame.c) */
     sv_scoreboard_game_announces_frags(true);
 
     char err[1024];
-    sv_qcgame_choose(sv.opt.basedir, sv.opt.game, sv.opt.progs, err, sizeof err);
+    /* the game, chosen once: QuakeC when a progs file is found, else the C deathmatch */
+    if (sv_qcgame_choose(sv.opt.basedir, sv.opt.game, sv.opt.progs, &sv_admin_game_services,
+                         err, sizeof err))
+        sv_game = &sv_qcgame;
     if (err[0]) {
         fprintf(stderr, "qwsv: %s\n", err);
         return 1;
@@ -67,11 +74,11 @@ int main(int argc, char **argv)
     }
     sv_log("qwsv listening on %s:%d, map %s, game %s, %d thread(s), sync %s, sched %s%s",
            sv.opt.ip ? sv.opt.ip : "*", sv.opt.port, sv.opt.map,
-           sv_game_qc ? "QuakeC" : "C deathmatch", sv.opt.threads,
+           sv_game->name, sv.opt.threads,
            sv_sync_name(sv.opt.sync), sv_sched_name(sv.opt.sched),
            sv.opt.waitall ? ", waitall" : "");
     sv_frame_run();
-    if (sv_game_qc)
+    if (sv_game == &sv_qcgame)
         sv_qcgame_report_functions(sv.opt.qc_functions);
     sv_log("qwsv stopped");
     return 0;

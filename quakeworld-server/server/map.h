@@ -12,6 +12,9 @@ bool sv_map_load(const char *basedir, const char *name, char *err, size_t errlen
 /* Reads and parses BASEDIR/id1/maps/<name>.bsp without touching the running map (a map
  * change checks the new map first). False with a message naming the file. */
 bool sv_map_validate(const char *basedir, const char *name, char *err, size_t errlen);
+/* Empties the players and prepares every entity's link object (start-up, and with each
+ * map unloaded): unlinking leaves a link ready for reuse. */
+void sv_map_init_players(void);
 /* Frees the running map and clears its entities and players (before loading another). */
 void sv_map_unload(void);
 

@@ -198,8 +198,8 @@ typedef struct sv_player {
 
 typedef enum {
     ENT_FREE = 0, ENT_ITEM, ENT_ROCKET, ENT_BRUSH, ENT_TELEPORT,
-    ENT_DOOR, ENT_PLAT, ENT_BUTTON,   /* movers: brush models that move in U (game/movers.c) */
-    ENT_TRIGGER,                      /* an invisible box players touch (game/triggers.c) */
+    ENT_DOOR, ENT_PLAT, ENT_BUTTON,   /* movers: brush models that move in U (cgame/movers.c) */
+    ENT_TRIGGER,                      /* an invisible box players touch (cgame/triggers.c) */
     ENT_RELAY                         /* fires its targets when fired, after a delay */
 } sv_entity_kind;
 
@@ -386,6 +386,17 @@ static inline void sv_client_request_drop(sv_client *cl, const char *reason)
 LIBTM_SAFE static inline int sv_player_entnum(int slot)
 {
     return slot < QW_MAX_CLIENTS ? slot + 1 : 0;
+}
+
+/* The player whose link object this is, or NULL (the world, an entity). */
+LIBTM_SAFE static inline sv_player *sv_player_for_object(const qw_area_object *obj)
+{
+    /* by its address alone (nothing of obj is read): the players' links lie in one array */
+    uintptr_t first = (uintptr_t)&sv.players[0].link, at = (uintptr_t)obj;
+    if (!obj || at < first)
+        return NULL;
+    uintptr_t i = (at - first) / sizeof(sv_player);
+    return i < SV_MAX_CLIENTS && &sv.players[i].link == obj ? &sv.players[i] : NULL;
 }
 
 /* Index of the calling thread (0 = master). */

@@ -1,6 +1,7 @@
 /* The areanode tree and world moves against the objects linked in it (Quake's SV_Move). */
 #include "area.h"
 #include "pvs.h"
+#include "store.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -209,9 +210,7 @@ LIBTM_SAFE void qw_area_set_solid(qw_area *area, qw_area_object *obj, int solid)
 
 LIBTM_SAFE void qw_area_relink_object(qw_area *area, qw_area_object *obj, const float new_origin[3])
 {
-    for (int i = 0; i < 3; i++)
-        if (obj->origin[i] != new_origin[i]) /* no store when it stays: see link_object */
-            obj->origin[i] = new_origin[i];
+    qw_store_vec(obj->origin, new_origin); /* no store when it stays: see link_object */
     qw_area_link_object(area, obj);
 }
 

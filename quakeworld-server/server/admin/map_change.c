@@ -150,7 +150,7 @@ static void send_to_new_map(sv_client *cl)
 
 void sv_mapchange_frame(void)
 {
-    if (!pending[0] && !sv_game_qc)
+    if (!pending[0] && !sv_game->own_messages_and_rotation)
         check_limits(); /* QuakeWorld's game keeps its own limits (and intermission) */
     if (!pending[0])
         return;
@@ -158,7 +158,8 @@ void sv_mapchange_frame(void)
     snprintf(name, sizeof name, "%s", pending);
     snprintf(previous, sizeof previous, "%s", sv.mapname);
     pending[0] = 0;
-    sv_game_map_ending(); /* the players' spawn parms for the next map */
+    if (sv_game->map_ending)
+        sv_game->map_ending(); /* the players' spawn parms for the next map */
     sv_map_unload();
     if (!sv_map_load(sv.opt.basedir, name, err, sizeof err)) {
         /* it was checked when requested: the file changed since */

@@ -1,109 +1,113 @@
-/* The game, as the engine sees it: one interface for two games. QuakeWorld's own game in
- * QuakeC (qwprogs.dat, run by the interpreter in progs/ through the glue in qcgame/) when a
- * progs file is found at start-up (qcgame/qcgame.h says where it looks), else the deathmatch
- * written in C (game/, split the way QuakeC splits its game rules: player.c (client.qc),
- * weapons.c, combat.c, items.c, triggers.c, entities.c, and think.c for what moves by itself
- * in U). The sv_game_* functions below dispatch to one or the other (game/game.c).
- * Functions marked LIBTM_SAFE run inside critical sections (see sync/critical_sections.h). */
+/* The game, as the engine sees it: one operations table for two games, chosen once at
+ * start-up (as libtm's struct tm_algo is): QuakeWorld's own game in QuakeC (qcgame/:
+ * qwprogs.dat run by the interpreter in progs/) when a progs file is found (qcgame/qcgame.h
+ * says where it looks), else the deathmatch written in C (cgame/). The engine calls
+ * sv_game->OP(...) and never asks which game runs; a game reaches the engine's admin side
+ * (map changes, console commands, cvars) only through the services table below, which admin
+ * fills in. This folder holds only this interface.
+ * Operations marked SV_GAME_SAFE run inside critical sections (see
+ * sync/critical_sections.h): their pointers are transaction_safe, so a transaction calls the
+ * game's transactional clone. */
 #ifndef SV_GAME_H
 #define SV_GAME_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "net/tokenize.h"
 #include "server.h"
 #include "sync/region.h"
 
-/* True when the QuakeC game runs (set once at start-up, before the first map). */
-extern bool sv_game_qc;
+/* A transaction_safe pointer, as the functions it points to are (LIBTM_SAFE: also in the
+ * builds without -fgnu-tm, where the attribute only types them). */
+#define SV_GAME_SAFE LIBTM_SAFE
 
-/* map load (master, single-threaded) */
-void sv_game_spawn_item(int item, const float origin[3]);
-/* Brush entities (func_wall, doors, ...) stand still as their submodel; solid or not. */
-void sv_game_spawn_brush(int submodel, bool solid);
-/* trigger_teleport: an invisible trigger (the submodel's box) sending players to dest. */
-void sv_game_spawn_teleport(int submodel, const float dest[3], float yaw);
-/* Maps without items (like crateprefab_dm) get one item per spawn point, so players meet. */
-void sv_game_add_default_items(void);
-void sv_game_init_players(void);
+struct sv_game {
+    const char *name; /* for the log: "QuakeC", "C deathmatch" */
+    /* QuakeC says itself who entered and who left (ClientConnect, ClientDisconnect) and keeps
+     * its own limits, intermission and rotation (changelevel); for the C game the engine
+     * does (net/, admin/map_change.c). */
+    bool own_messages_and_rotation;
+    /* Whether a movement command may fail half way (QuakeC: any runtime error), so that it
+     * must run in a cancellable section. */
+    bool commands_may_fail;
 
-/* RP, inside CS_SPAWN_PLAYER (begin) or nested inside CS_MOVE_COMMAND (respawn).
- * False if a reliable queue overflowed (the section is cancelled). */
-LIBTM_SAFE bool sv_game_spawn_player(int slot);
-/* RP, inside CS_SPAWN_PLAYER: a spectator enters, above a spawn point, in nobody's way. */
-LIBTM_SAFE void sv_game_spawn_spectator(int slot);
-/* RP, inside CS_MOVE_COMMAND: one movement command of a spawned client (a spectator's
- * flies it through walls and touches nothing). False when the command failed: the section
- * is cancelled in the transactional modes, and sv_game_failed says what to do. */
-LIBTM_SAFE bool sv_game_run_command(sv_client *cl, const qw_usercmd *cmd);
-/* RP, inside CS_MOVE_COMMAND: the "kill" command (suicide). */
-LIBTM_SAFE bool sv_game_client_kill(int slot);
-/* After a section whose game call returned false (outside the section): the C game's only
- * failure is a reliable queue overflowing, and the client is dropped; a QuakeC runtime error
- * is reported (rate-limited) and the client plays on, unless it happened while it entered
- * the game (`entering`). Master or the client's worker. */
-void sv_game_failed(sv_client *cl, bool entering);
-/* Whether a movement command may fail half way (QuakeC: any runtime error), so that it must
- * run in a cancellable section. */
-bool sv_game_commands_may_fail(void);
-/* What did the damage (for obituaries). */
-typedef enum {
-    DMG_SHOTGUN, DMG_AXE, DMG_ROCKET, DMG_TELEFRAG, DMG_SUICIDE, DMG_DROWN, DMG_SLIME,
-    DMG_LAVA, DMG_CRUSH
-} sv_damage_cause;
-/* RP inside a section, or U: damage and its consequences (death, frags, obituaries). */
-LIBTM_SAFE bool sv_game_damage(int target, int attacker, int amount, const float from[3],
-                               sv_damage_cause cause);
+    /* Map load (master, single-threaded), after the BSP, PVS and area are ready: precache
+     * lists, the map's entities, baselines and the sign-on. False with err set. */
+    bool (*spawn_map)(char *err, size_t errlen);
+    /* Before the map is unloaded for a map change: what the players keep into the next map
+     * (QuakeC's SetChangeParms). NULL: nothing. */
+    void (*map_ending)(void);
 
-/* Where a movement command of player `slot` may look or write, for -sync region's locks
- * (sync/region.h). Computed before the command runs from what only the command's own thread
- * writes (the player's origin, weapon, ammunition, attack time). cmd NULL: a command that
- * stays in place (suicide). */
-void sv_game_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out);
+    /* RP, inside CS_SPAWN_PLAYER (begin; the C game's respawn also nested inside
+     * CS_MOVE_COMMAND). False when it failed (a reliable queue overflowed, a QuakeC error):
+     * the section is cancelled, and `failed` says what to do. */
+    bool (*spawn_player)(int slot) SV_GAME_SAFE;
+    /* RP, inside CS_SPAWN_PLAYER: a spectator enters, above a spawn point, in nobody's way. */
+    void (*spawn_spectator)(int slot) SV_GAME_SAFE;
+    /* RP, inside CS_MOVE_COMMAND: one movement command of a spawned client (a spectator's
+     * flies it through walls and touches nothing). False when the command failed. */
+    bool (*run_command)(sv_client *cl, const qw_usercmd *cmd) SV_GAME_SAFE;
+    /* RP, inside CS_MOVE_COMMAND: the "kill" command (suicide). */
+    bool (*client_kill)(int slot) SV_GAME_SAFE;
+    /* RP, outside any section: a string command that is none of the engine's
+     * (net/client_commands.c). False when the game has no such command (the engine logs it
+     * as unknown); NULL: the game has no commands of its own (neither has yet: id's
+     * QuakeWorld progs has no entry for them; mvdsv hands them to a mod's GE_ClientCommand). */
+    bool (*client_command)(sv_client *cl, const sv_args *a);
+    /* After a section whose game call returned false (outside the section): the C game's
+     * only failure is a reliable queue overflowing, and the client is dropped; a QuakeC
+     * runtime error is reported (rate-limited) and the client plays on, unless it happened
+     * while it entered the game (`entering`). Master or the client's worker. */
+    void (*failed)(sv_client *cl, bool entering);
 
-/* -sched lpt (sched/sched.h). The box a job is built from for player `slot`: where `commands`
- * movement commands of `seconds` in all may take it, widened by what a command reaches
- * around the player (84 units: the axe) and some slack. */
-void sv_game_action_box(int slot, float seconds, int commands, float mins[3], float maxs[3]);
-/* Whether a movement command of player `slot` can run in a job built from mins..maxs:
- * everything it may touch lies inside (a teleporter's far side too: the job joined its
- * arrival box), and it does not respawn the player (the spawn point is chosen looking at
- * every player). Computed before the command runs, from what only its own job writes. */
-bool sv_game_command_fits(int slot, const qw_usercmd *cmd, const float mins[3],
-                          const float maxs[3]);
-/* What a command that goes through this teleporter may touch on the far side in the same
- * command: whoever it telefrags, what its axe hits. */
-void sv_game_arrival_box(const sv_entity *teleporter, float mins[3], float maxs[3]);
-/* The serial phase: relinks the players that moved or died in jobs, then fires the shotgun
- * shots and rockets the jobs of `threads` workers deferred. */
-void sv_game_finish_jobs(int threads);
-/* How many shots and rockets wait for it. */
-void sv_game_deferred_shots(int threads, int *shots, int *rockets);
+    /* Where a movement command of player `slot` may look or write, for -sync region's locks
+     * (sync/region.h), from what only the command's own thread writes. cmd NULL: a command
+     * that stays in place (suicide). QuakeC reaches any entity: every leaf. */
+    void (*command_reach)(int slot, const qw_usercmd *cmd, sv_reach *out);
+    /* -sched lpt (sched/sched.h). The box a job is built from for player `slot`: where
+     * `commands` movement commands of `seconds` in all may take it, widened by what a
+     * command reaches around the player and some slack. */
+    void (*action_box)(int slot, float seconds, int commands, float mins[3], float maxs[3]);
+    /* What a command that goes through this teleporter may touch on the far side in the
+     * same command (whoever it telefrags, what its axe hits). */
+    void (*arrival_box)(const sv_entity *teleporter, float mins[3], float maxs[3]);
+    /* Whether a movement command of player `slot` can run in a job built from mins..maxs:
+     * everything it may touch lies inside, and it does not respawn the player. Computed
+     * before the command runs, from what only its own job writes. */
+    bool (*command_fits)(int slot, const qw_usercmd *cmd, const float mins[3],
+                         const float maxs[3]);
+    /* The serial phase: relinks the players that moved or died in jobs, then runs the work
+     * the jobs of `threads` workers deferred; and how many shots and rockets wait for it. */
+    void (*finish_jobs)(int threads);
+    void (*deferred_shots)(int threads, int *shots, int *rockets);
 
-/* master only (U or between frames) */
-void sv_game_remove_player(int slot);
-void sv_game_physics(double dt);
-/* Before the map is unloaded for a map change: the players' spawn parms are saved (QuakeC's
- * SetChangeParms), to be handed to PutClientInServer on the next map. */
-void sv_game_map_ending(void);
+    /* Master only (U or between frames). */
+    void (*remove_player)(int slot);
+    void (*physics)(double dt);
 
-/* S: player stats as sent with svc_updatestat, and the animation frame of player `slot`'s
- * model in svc_playerinfo. */
-void sv_game_player_stats(int slot, int stats[QW_MAX_CL_STATS]);
-int sv_game_player_frame(int slot);
-/* The sign-on's light style i ("m": normal light; QuakeC sets its own). */
-const char *sv_game_lightstyle(int i);
+    /* S: player stats as sent with svc_updatestat, and the animation frame of player
+     * `slot`'s model in svc_playerinfo. */
+    void (*player_stats)(int slot, int stats[QW_MAX_CL_STATS]);
+    int (*player_frame)(int slot);
+    /* The sign-on's light style i ("m": normal light; QuakeC sets its own). */
+    const char *(*lightstyle)(int i);
+};
 
-/* The C deathmatch's side of the interface (the files of game/). */
-LIBTM_SAFE bool sv_cgame_spawn_player(int slot);
-LIBTM_SAFE void sv_cgame_spawn_spectator(int slot);
-LIBTM_SAFE bool sv_cgame_run_command(sv_client *cl, const qw_usercmd *cmd);
-void sv_cgame_command_reach(int slot, const qw_usercmd *cmd, sv_reach *out);
-void sv_cgame_action_box(int slot, float seconds, int commands, float mins[3], float maxs[3]);
-bool sv_cgame_command_fits(int slot, const qw_usercmd *cmd, const float mins[3],
-                           const float maxs[3]);
-void sv_cgame_finish_jobs(int threads);
-void sv_cgame_deferred_shots(int threads, int *shots, int *rockets);
-void sv_cgame_remove_player(int slot);
-void sv_cgame_physics(double dt);
-void sv_cgame_player_stats(int slot, int stats[QW_MAX_CL_STATS]);
-int sv_cgame_player_frame(int slot);
+/* The game that runs: the C game until start-up chose QuakeC (main.c). */
+extern const struct sv_game *sv_game;
+
+/* What a game may ask of the engine's admin side, filled in by admin (admin/admin.c) and
+ * handed to the game when it is chosen. Master only, outside the sections (QuakeC's requests
+ * run at the start of U). */
+struct sv_game_services {
+    /* A map change at the end of this frame; false with err set (no such map). */
+    bool (*changelevel)(const char *map, char *err, size_t errlen);
+    /* Console commands, as server.cfg's are run; `where` names them in error messages. */
+    bool (*localcmd)(const char *text, const char *where);
+    /* A cvar's value; false when there is no such cvar. */
+    bool (*cvar_get)(const char *name, double *value);
+    bool (*cvar_set)(const char *name, const char *value, char *err, size_t errlen);
+};
 
 #endif

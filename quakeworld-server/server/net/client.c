@@ -12,17 +12,13 @@
 #include "net/socket.h"
 #include "net/userinfo.h"
 
-/* Slots above the highest one ever used are free: the packet lookup stops there. */
-static int slots_used;
-
 void sv_client_init(sv_client *cl, const struct sockaddr_in *from, int qport,
                     const char *userinfo)
 {
     int slot = (int)(cl - sv.clients);
     sv_reliable_clear(cl); /* its queue no longer counts as tight */
     memset(cl, 0, sizeof *cl);
-    if (slot >= slots_used)
-        slots_used = slot + 1;
+    sv_slots_note_used(slot);
     cl->slot = slot;
     cl->state = CL_CONNECTED;
     cl->addr = *from;
@@ -57,9 +53,9 @@ void sv_client_free(sv_client *cl, const char *reason)
     if (reason)
         sv_log("%s dropped: %s", cl->name, reason);
     if (was_spawned || sv.players[cl->slot].active)
-        sv_game_remove_player(cl->slot);
+        sv_game->remove_player(cl->slot);
     cl->state = CL_FREE;
-    if (was_spawned && reason && !sv_game_qc) { /* QuakeWorld's game says it (ClientDisconnect) */
+    if (was_spawned && reason && !sv_game->own_messages_and_rotation) { /* QuakeWorld's game says it (ClientDisconnect) */
         char text[128];
         snprintf(text, sizeof text, "%s left the game\n", cl->name);
         sv_broadcast_print(PRINT_HIGH, text);
@@ -69,24 +65,6 @@ void sv_client_free(sv_client *cl, const char *reason)
     sv_scoreboard_announce_leave(cl);
     free(cl->download);
     cl->download = NULL;
-}
-
-int sv_client_slot_limit(bool bigslots)
-{
-    int n = sv.opt.maxclients + sv.opt.maxspectators;
-    if (n > SV_CLIENT_SLOTS)
-        n = SV_CLIENT_SLOTS;
-    if (!bigslots && n > QW_MAX_CLIENTS)
-        n = QW_MAX_CLIENTS;
-    return n;
-}
-
-int sv_client_slots_known(bool bigslots)
-{
-    int n = sv_client_slot_limit(bigslots);
-    if (n < slots_used) /* maxclients was lowered: those above stay connected */
-        n = slots_used < QW_MAX_CLIENTS || bigslots ? slots_used : QW_MAX_CLIENTS;
-    return n;
 }
 
 void sv_client_count(int *players, int *spectators)
@@ -99,7 +77,8 @@ void sv_client_count(int *players, int *spectators)
 
 sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len)
 {
-    for (int i = 0; i < slots_used; i++) {
+    int used = sv_slots_used();
+    for (int i = 0; i < used; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && cl->addr.sin_addr.s_addr == from->sin_addr.s_addr &&
             cl->addr.sin_port == from->sin_port)
@@ -110,7 +89,7 @@ sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *p
     int qport = qw_netchan_peek_qport(pkt, len);
     if (qport < 0)
         return NULL;
-    for (int i = 0; i < slots_used; i++) {
+    for (int i = 0; i < used; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->state >= CL_CONNECTED && cl->addr.sin_addr.s_addr == from->sin_addr.s_addr &&
             cl->qport == qport)

@@ -3,22 +3,14 @@
 #ifndef SV_NET_CLIENT_H
 #define SV_NET_CLIENT_H
 
+#include "net/slots.h"
 #include "server.h"
-
-/* Number of client slots there are (the most -maxclients allows). */
-#define SV_CLIENT_SLOTS ((int)(sizeof sv.clients / sizeof sv.clients[0]))
 
 void sv_client_init(sv_client *cl, const struct sockaddr_in *from, int qport,
                     const char *userinfo);
 /* Removes a client and its player, and clears its slot on everybody's scoreboard (reason
  * NULL = without telling the client, e.g. a reconnect reusing the slot). */
 void sv_client_free(sv_client *cl, const char *reason);
-/* How many slots players and spectators may use together (maxclients + maxspectators),
- * for a client with big slots or one that knows QuakeWorld's 32 slots. */
-int sv_client_slot_limit(bool bigslots);
-/* The slots such a client is told about: the limit, or more while clients connected before
- * maxclients was lowered hold slots above it. */
-int sv_client_slots_known(bool bigslots);
 /* Connected players and spectators (counted against maxclients and maxspectators). */
 void sv_client_count(int *players, int *spectators);
 /* The client a sequenced packet comes from (address, or address + qport after a NAT port

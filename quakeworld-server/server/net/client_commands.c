@@ -1,6 +1,7 @@
 /* String commands from clients (RP, run by the client's worker): the sign-on sequence
  * (new, soundlist, modellist, prespawn, spawn, begin), chat (and the chat line the console's
- * "say" shares), setinfo, pings (net/scoreboard.h), downloads, drop.
+ * "say" shares), setinfo, pings (net/scoreboard.h), downloads, drop, kill: one table
+ * {name, handler, when}, as mvdsv's ucmds[]; a name not in it goes to the game.
  * Replies are built in local buffers outside any section, then appended to the client's
  * reliable queue in a small CS_CLIENT_MESSAGE (others may be printing to it meanwhile). */
 #include "net/client_commands.h"
@@ -42,8 +43,9 @@ static void stufftext(qw_sizebuf *sb, const char *fmt, int a, int b)
     qw_write_string(sb, text);
 }
 
-static void cmd_new(sv_client *cl)
+static void cmd_new(sv_client *cl, const sv_args *a)
 {
+    (void)a;
     if (cl->state == CL_SPAWNED) {
         /* restarting the sign-on in the game is not supported: the client reconnects */
         sv_client_request_drop(cl, "restarted the sign-on while in the game");
@@ -93,10 +95,8 @@ static bool check_spawncount(sv_client *cl, const sv_args *a)
 }
 
 /* soundlist/modellist: names from index start+1 until half a message is used. */
-static void cmd_list(sv_client *cl, const sv_args *a, bool models)
+static void send_list(sv_client *cl, const sv_args *a, bool models)
 {
-    if (cl->state != CL_CONNECTED || !check_spawncount(cl, a))
-        return;
     int n = atoi(sv_arg(a, 2));
     int count = models ? sv.num_models : sv.num_sounds;
     if (n < 0 || n >= count) {
@@ -117,10 +117,18 @@ static void cmd_list(sv_client *cl, const sv_args *a, bool models)
     send_reliable(cl, &sb);
 }
 
+static void cmd_soundlist(sv_client *cl, const sv_args *a)
+{
+    send_list(cl, a, false);
+}
+
+static void cmd_modellist(sv_client *cl, const sv_args *a)
+{
+    send_list(cl, a, true);
+}
+
 static void cmd_prespawn(sv_client *cl, const sv_args *a)
 {
-    if (cl->state != CL_CONNECTED || !check_spawncount(cl, a))
-        return;
     int chunk = atoi(sv_arg(a, 2));
     if (chunk < 0 || chunk >= sv.num_signon_chunks) {
         sv_log_bad_client_packet(cl, "prespawn chunk out of range");
@@ -156,8 +164,7 @@ static void cmd_prespawn(sv_client *cl, const sv_args *a)
 
 static void cmd_spawn(sv_client *cl, const sv_args *a)
 {
-    if (cl->state != CL_CONNECTED || !check_spawncount(cl, a))
-        return;
+    (void)a;
     uint8_t buf[QW_MAX_MSGLEN];
     qw_sizebuf sb;
     sv_scoreboard_entry board[SV_MAX_CLIENTS];
@@ -177,7 +184,7 @@ static void cmd_spawn(sv_client *cl, const sv_args *a)
     for (int i = 0; i < QW_MAX_LIGHTSTYLES; i++) {
         qw_write_byte(&sb, svc_lightstyle);
         qw_write_byte(&sb, i);
-        qw_write_string(&sb, sv_game_lightstyle(i));
+        qw_write_string(&sb, sv_game->lightstyle(i));
     }
     qw_write_byte(&sb, svc_stufftext);
     qw_write_string(&sb, "skins\n");
@@ -186,8 +193,9 @@ static void cmd_spawn(sv_client *cl, const sv_args *a)
 }
 
 /* "pings": a client showing its scoreboard asks for everybody's ping and packet loss. */
-static void cmd_pings(sv_client *cl)
+static void cmd_pings(sv_client *cl, const sv_args *a)
 {
+    (void)a;
     uint8_t buf[QW_MAX_MSGLEN];
     qw_sizebuf sb;
     sv_scoreboard_entry board[SV_MAX_CLIENTS];
@@ -212,8 +220,8 @@ static void cmd_pings(sv_client *cl)
 static bool enter_world(sv_client *cl)
 {
     if (cl->spectator)
-        sv_game_spawn_spectator(cl->slot);
-    else if (!sv_game_spawn_player(cl->slot))
+        sv_game->spawn_spectator(cl->slot);
+    else if (!sv_game->spawn_player(cl->slot))
         return false;
     sv_reliable_mark_spawned(cl);
     return true;
@@ -221,12 +229,11 @@ static bool enter_world(sv_client *cl)
 
 static void cmd_begin(sv_client *cl, const sv_args *a)
 {
-    if (cl->state != CL_CONNECTED || !check_spawncount(cl, a))
-        return;
+    (void)a;
     bool ok;
     CRITICAL_SECTION_CANCELLABLE(CS_SPAWN_PLAYER, ok, enter_world(cl));
     if (!ok) {
-        sv_game_failed(cl, true);
+        sv_game->failed(cl, true);
         return;
     }
     cl->delta_sequence = -1;
@@ -243,7 +250,7 @@ static void cmd_begin(sv_client *cl, const sv_args *a)
     qw_sizebuf_init(&sb, buf, sizeof buf);
     sv_scoreboard_write_update(&sb, cl->slot, &me);
     /* QuakeWorld's game in QuakeC says who entered itself (ClientConnect) */
-    CRITICAL_SECTION(CS_BROADCAST, if (!sv_game_qc) sv_broadcast_print(PRINT_HIGH, text);
+    CRITICAL_SECTION(CS_BROADCAST, if (!sv_game->own_messages_and_rotation) sv_broadcast_print(PRINT_HIGH, text);
                      sv_reliable_broadcast_about(cl->slot, buf, sb.cursize););
     sv_log("%.*s", (int)strlen(text) - 1, text);
 }
@@ -318,24 +325,24 @@ static void cmd_setinfo(sv_client *cl, const sv_args *a)
 }
 
 /* Suicide (a frag less), handled like a move command's damage. */
-static void cmd_kill(sv_client *cl)
+static void cmd_kill(sv_client *cl, const sv_args *a)
 {
-    if (cl->state != CL_SPAWNED || cl->spectator)
-        return;
+    (void)a;
     bool ok;
     if (sv_sync == SYNC_REGION) {
         sv_reach reach;
-        sv_game_command_reach(cl->slot, NULL, &reach);
+        sv_game->command_reach(cl->slot, NULL, &reach);
         sv_region_plan_move(cl->slot, &reach);
     }
-    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_client_kill(cl->slot));
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game->client_kill(cl->slot));
     if (!ok)
-        sv_game_failed(cl, false);
+        sv_game->failed(cl, false);
 }
 
-/* Sends the next chunk of the file being downloaded. */
-static void download_next(sv_client *cl)
+/* "nextdl": sends the next chunk of the file being downloaded. */
+static void cmd_nextdl(sv_client *cl, const sv_args *a)
 {
+    (void)a;
     if (!cl->download)
         return;
     uint8_t buf[QW_DOWNLOAD_CHUNK + 8];
@@ -411,7 +418,71 @@ static void cmd_download(sv_client *cl, const sv_args *a)
     cl->download_size = (int)size;
     cl->download_pos = 0;
     sv_log("%s downloads %s (%ld bytes)", cl->name, name, size);
-    download_next(cl);
+    cmd_nextdl(cl, a);
+}
+
+static void cmd_stopdl(sv_client *cl, const sv_args *a)
+{
+    (void)a;
+    free(cl->download);
+    cl->download = NULL;
+}
+
+static void cmd_drop(sv_client *cl, const sv_args *a)
+{
+    (void)a;
+    sv_client_request_drop(cl, "disconnected");
+}
+
+/* When a command may run; otherwise it is ignored, as id's server ignores it. */
+typedef enum {
+    WHEN_ANY,      /* connected or in the game */
+    WHEN_SIGN_ON,  /* connected, not yet in the game, and signing on to this map (a stale
+                    * spawn count restarts the sign-on with "cmd new") */
+    WHEN_PLAYING,  /* in the game as a player, not a spectator */
+} cmd_when;
+
+typedef struct client_cmd {
+    const char *name;
+    void (*fn)(sv_client *cl, const sv_args *a); /* NULL: accepted and ignored */
+    cmd_when when;
+} client_cmd;
+
+static const client_cmd client_cmds[] = {
+    {"new", cmd_new, WHEN_ANY},
+    {"soundlist", cmd_soundlist, WHEN_SIGN_ON},
+    {"modellist", cmd_modellist, WHEN_SIGN_ON},
+    {"prespawn", cmd_prespawn, WHEN_SIGN_ON},
+    {"spawn", cmd_spawn, WHEN_SIGN_ON},
+    {"begin", cmd_begin, WHEN_SIGN_ON},
+    {"drop", cmd_drop, WHEN_ANY},
+    {"disconnect", cmd_drop, WHEN_ANY},
+    {"say", cmd_say, WHEN_ANY},
+    {"say_team", cmd_say, WHEN_ANY},
+    {"setinfo", cmd_setinfo, WHEN_ANY},
+    {"download", cmd_download, WHEN_ANY},
+    {"nextdl", cmd_nextdl, WHEN_ANY},
+    {"stopdl", cmd_stopdl, WHEN_ANY},
+    {"kill", cmd_kill, WHEN_PLAYING},
+    {"pings", cmd_pings, WHEN_ANY},
+    /* no protocol extensions, no tracking of a player by a spectator */
+    {"pext", NULL, WHEN_ANY},
+    {"ptrack", NULL, WHEN_ANY},
+    {"serverinfo", NULL, WHEN_ANY},
+    {"info", NULL, WHEN_ANY},
+};
+
+static bool allowed(sv_client *cl, const sv_args *a, cmd_when when)
+{
+    switch (when) {
+    case WHEN_SIGN_ON:
+        return cl->state == CL_CONNECTED && check_spawncount(cl, a);
+    case WHEN_PLAYING:
+        return cl->state == CL_SPAWNED && !cl->spectator;
+    case WHEN_ANY:
+        break;
+    }
+    return true;
 }
 
 void sv_execute_stringcmd(sv_client *cl, const char *text)
@@ -423,39 +494,15 @@ void sv_execute_stringcmd(sv_client *cl, const char *text)
     }
     if (a.argc == 0)
         return;
-    const char *c = a.argv[0];
-    if (!strcmp(c, "new"))
-        cmd_new(cl);
-    else if (!strcmp(c, "soundlist"))
-        cmd_list(cl, &a, false);
-    else if (!strcmp(c, "modellist"))
-        cmd_list(cl, &a, true);
-    else if (!strcmp(c, "prespawn"))
-        cmd_prespawn(cl, &a);
-    else if (!strcmp(c, "spawn"))
-        cmd_spawn(cl, &a);
-    else if (!strcmp(c, "begin"))
-        cmd_begin(cl, &a);
-    else if (!strcmp(c, "drop") || !strcmp(c, "disconnect"))
-        sv_client_request_drop(cl, "disconnected");
-    else if (!strcmp(c, "say") || !strcmp(c, "say_team"))
-        cmd_say(cl, &a);
-    else if (!strcmp(c, "setinfo"))
-        cmd_setinfo(cl, &a);
-    else if (!strcmp(c, "download"))
-        cmd_download(cl, &a);
-    else if (!strcmp(c, "nextdl"))
-        download_next(cl);
-    else if (!strcmp(c, "stopdl")) {
-        free(cl->download);
-        cl->download = NULL;
-    } else if (!strcmp(c, "kill")) {
-        cmd_kill(cl);
-    } else if (!strcmp(c, "pings")) {
-        cmd_pings(cl);
-    } else if (!strcmp(c, "pext") || !strcmp(c, "ptrack") || !strcmp(c, "serverinfo") ||
-               !strcmp(c, "info"))
-        ; /* accepted and ignored: no extensions, no tracking of a player by a spectator */
-    else
+    for (size_t i = 0; i < sizeof client_cmds / sizeof client_cmds[0]; i++) {
+        const client_cmd *c = &client_cmds[i];
+        if (strcmp(c->name, a.argv[0]))
+            continue;
+        if (c->fn && allowed(cl, &a, c->when))
+            c->fn(cl, &a);
+        return;
+    }
+    /* then the game's own commands */
+    if (!sv_game->client_command || !sv_game->client_command(cl, &a))
         sv_log_bad_client_packet(cl, "unknown string command");
 }

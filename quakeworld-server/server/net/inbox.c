@@ -20,7 +20,7 @@ static __attribute__((noinline)) void run_command(sv_client *cl, const qw_usercm
     bool ok = true;
     if (sv_sync == SYNC_REGION) {
         sv_reach reach;
-        sv_game_command_reach(cl->slot, cmd, &reach);
+        sv_game->command_reach(cl->slot, cmd, &reach);
         sv_region_plan_move(cl->slot, &reach);
     }
     /* The C game's move command fails only when a reliable queue overflows (a kill's
@@ -30,15 +30,15 @@ static __attribute__((noinline)) void run_command(sv_client *cl, const qw_usercm
      * overflow, cancellable. A QuakeC command may fail anywhere (a runtime error): always
      * cancellable. */
     uint64_t entered = sv_stats_command_enter();
-    if (sv_reliable_queues_roomy() && !sv_game_commands_may_fail())
+    if (sv_reliable_queues_roomy() && !sv_game->commands_may_fail)
         CRITICAL_SECTION(CS_MOVE_COMMAND, sv_stats_command_attempt();
-                         ok = sv_game_run_command(cl, cmd););
+                         ok = sv_game->run_command(cl, cmd););
     else
         CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok,
-                                     (sv_stats_command_attempt(), sv_game_run_command(cl, cmd)));
+                                     (sv_stats_command_attempt(), sv_game->run_command(cl, cmd)));
     sv_stats_command_leave(entered);
     if (!ok)
-        sv_game_failed(cl, false);
+        sv_game->failed(cl, false);
     cl->commands_processed++;
     sv_stats_thread()->commands++;
 }
@@ -50,7 +50,7 @@ static bool step_fits_here(const sv_client *cl, const qw_usercmd *cmd)
 {
     if (!sv_in_job())
         return true;
-    return cmd && sv_game_command_fits(cl->slot, cmd, sv_frame_plan.box_mins[cl->slot],
+    return cmd && sv_game->command_fits(cl->slot, cmd, sv_frame_plan.box_mins[cl->slot],
                                        sv_frame_plan.box_maxs[cl->slot]);
 }
 

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "net/client.h"
+#include "net/slots.h"
 #include "net/reliable.h"
 #include "qw_info.h"
 

@@ -10,7 +10,7 @@
  *     frags 0 and ping 999: the slot is free (sv_scoreboard_announce_leave);
  *   - a change of name, colours, team or skin goes to everybody as svc_setinfo;
  *   - a change of frags goes to everybody as svc_updatefrags: the C game sends it from the
- *     section of the kill (game/combat.c, as the paper's server did); for a game that only
+ *     section of the kill (cgame/combat.c, as the paper's server did); for a game that only
  *     changes the number (QuakeC's .frags) the frame does, once per frame, as mvdsv does
  *     (sv_scoreboard_frame);
  *   - "pings", which a client sends every few seconds while it shows the scoreboard, is

@@ -27,7 +27,7 @@ static bool visible(const uint8_t *pvs, const qw_area_object *obj)
 static void write_stats(sv_client *cl)
 {
     int stats[QW_MAX_CL_STATS];
-    sv_game_player_stats(cl->slot, stats);
+    sv_game->player_stats(cl->slot, stats);
     if (cl->replay)
         sv_replay_saw_health(cl, stats[STAT_HEALTH]);
     for (int i = 0; i < QW_MAX_CL_STATS; i++) {
@@ -73,7 +73,7 @@ static void write_players(sv_client *cl, qw_sizebuf *sb, const uint8_t *pvs)
         memset(&pi, 0, sizeof pi);
         pi.slot = j;
         memcpy(pi.origin, p->origin, sizeof pi.origin);
-        pi.frame = sv_game_player_frame(j);
+        pi.frame = sv_game->player_frame(j);
         double stale = (sv.time - owner->last_cmd_time) * 1000.0;
         pi.msec = stale < 0 ? 0 : stale > 255 ? 255 : (int)stale;
         pi.command = owner->lastcmd;

@@ -3,7 +3,6 @@
  * file and the problem, never a crash. The statements are checked and decoded in
  * qc_decode.c. */
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +14,6 @@
 #define QC_MAX_FILE_SIZE (64u << 20)
 #define QC_MAX_GLOBALS 65536       /* statement operands are 16-bit */
 #define QC_MAX_ENTITY_FIELDS 16384 /* words per entity */
-
-void qc_say(char *err, size_t errlen, const char *name, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    int n = snprintf(err, errlen, "%s: ", name);
-    if (n < 0 || (size_t)n >= errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-}
 
 static int32_t le32(const uint8_t *p)
 {

@@ -13,7 +13,7 @@
 #include "net/events.h"
 #include "net/reliable.h"
 #include "qcgame/qcg.h"
-#include "qcgame/spawn.h"
+#include "qcgame/signon.h"
 
 #define BUILTIN(name) QC_SAFE static qc_status name(qc_ctx *ctx)
 

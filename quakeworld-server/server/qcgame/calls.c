@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "game/game.h"
 #include "log.h"
 #include "net/events.h"
 #include "qcgame/qcg.h"
@@ -125,10 +124,11 @@ static bool find_progs(const char *basedir, const char *game, const char *progs,
     return false;
 }
 
-bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs, char *err,
-                      size_t errlen)
+bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs,
+                      const struct sv_game_services *services, char *err, size_t errlen)
 {
     err[0] = 0;
+    qcg.services = services;
     if (progs && !strcmp(progs, "none")) {
         sv_log("game: the C deathmatch (-progs none)");
         return false;
@@ -159,7 +159,6 @@ bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs, 
     char line[512];
     qc_vm_describe(qcg.vm, line, sizeof line);
     sv_log("game: QuakeC, %s", line);
-    sv_game_qc = true;
     sv_events_per_thread = true;
     return true;
 }

@@ -4,6 +4,7 @@
 
 #include "qcgame/qcg.h"
 #include "qw_math.h"
+#include "store.h"
 
 LIBTM_PURE qw_area_object *qcg_link(int n)
 {
@@ -185,23 +186,15 @@ LIBTM_SAFE qc_status qcg_link_edict(int n, bool touch_triggers)
          * neighbours' links) on every move, a conflict with every command that had
          * scanned that list (pmove, traces, touches). */
         for (int i = 0; i < 3; i++) {
-            if (obj->origin[i] != origin.v[i])
-                obj->origin[i] = origin.v[i];
-            if (obj->mins[i] != mins.v[i])
-                obj->mins[i] = mins.v[i];
-            if (obj->maxs[i] != maxs.v[i])
-                obj->maxs[i] = maxs.v[i];
+            QW_STORE_CHANGED(obj->origin[i], origin.v[i]);
+            QW_STORE_CHANGED(obj->mins[i], mins.v[i]);
+            QW_STORE_CHANGED(obj->maxs[i], maxs.v[i]);
         }
-        if (obj->solid != solid)
-            obj->solid = solid;
-        if (obj->bsp_model != bsp)
-            obj->bsp_model = bsp;
-        if (obj->flags != area_flags)
-            obj->flags = area_flags;
-        if (obj->owner != owner_obj)
-            obj->owner = owner_obj;
-        if (obj->user)
-            obj->user = NULL;
+        QW_STORE_CHANGED(obj->solid, solid);
+        QW_STORE_CHANGED(obj->bsp_model, bsp);
+        QW_STORE_CHANGED(obj->flags, area_flags);
+        QW_STORE_CHANGED(obj->owner, owner_obj);
+        QW_STORE_CHANGED(obj->user, NULL);
         qw_area_link_object(&sv.area, obj);
     }
     float absmin[3], absmax[3];
@@ -209,10 +202,8 @@ LIBTM_SAFE qc_status qcg_link_edict(int n, bool touch_triggers)
     qw_vec_copy(obj->absmax, absmax);
     qc_word *ed = qcg_ed(n);
     for (int i = 0; i < 3; i++) {
-        if (ed[f->absmin + i].f != absmin[i])
-            ed[f->absmin + i].f = absmin[i];
-        if (ed[f->absmax + i].f != absmax[i])
-            ed[f->absmax + i].f = absmax[i];
+        QW_STORE_CHANGED(ed[f->absmin + i].f, absmin[i]);
+        QW_STORE_CHANGED(ed[f->absmax + i].f, absmax[i]);
     }
     if (touch_triggers && solid != QW_SOLID_NOT)
         return touch_links(n, absmin, absmax);

@@ -11,6 +11,7 @@
 #include "qcgame/qcg.h"
 #include "qcgame/qcgame.h"
 #include "qw_math.h"
+#include "store.h"
 
 /* Why the last section of this thread failed, written uninstrumented (transaction_pure) so
  * that it survives the cancel that undoes the section. */
@@ -229,10 +230,8 @@ LIBTM_SAFE static void player_move(int n, const qw_usercmd *cmd, bool spectator,
     qc_word *ed = qcg_ed(n);
     for (int i = 0; i < 3; i++) {
         float o = pm.origin[i] - (mins[i] - player_mins[i]);
-        if (ed[f->origin + i].f != o) /* a store is a change to others' reads */
-            ed[f->origin + i].f = o;
-        if (ed[f->velocity + i].f != pm.velocity[i])
-            ed[f->velocity + i].f = pm.velocity[i];
+        QW_STORE_CHANGED(ed[f->origin + i].f, o);
+        QW_STORE_CHANGED(ed[f->velocity + i].f, pm.velocity[i]);
     }
     *num_touched = 0;
     for (int i = 0; i < pm.numtouch; i++) {
@@ -409,17 +408,14 @@ void sv_qcgame_map_ending(void)
     }
 }
 
-/* Stores edict n's vector field into dst where it differs (to a transaction a store is a
- * change), with no copy between: a local array filled and read back costs six barriers in a
- * transaction (its address is taken). */
-LIBTM_SAFE static void update_vec_from(float *dst, int n, int field)
+/* Stores edict n's vector field into dst (only what changed: world/store.h), with no copy
+ * between: a local array filled and read back costs six barriers in a transaction (its
+ * address is taken). */
+LIBTM_SAFE static void store_vec_from(float *dst, int n, int field)
 {
     const qc_word *w = qcg_ed(n) + field;
-    for (int i = 0; i < 3; i++) {
-        float x = w[i].f;
-        if (dst[i] != x)
-            dst[i] = x;
-    }
+    for (int i = 0; i < 3; i++)
+        QW_STORE_CHANGED(dst[i], w[i].f);
 }
 
 LIBTM_SAFE void qcg_view_player(int slot)
@@ -427,16 +423,13 @@ LIBTM_SAFE void qcg_view_player(int slot)
     int n = slot + 1;
     QCG_FIELDS(f);
     sv_player *p = &sv.players[slot];
-    update_vec_from(p->origin, n, f->origin);
-    update_vec_from(p->velocity, n, f->velocity);
+    store_vec_from(p->origin, n, f->origin);
+    store_vec_from(p->velocity, n, f->velocity);
     bool dead = qcg_float(n, f->health) <= 0;
-    if (p->dead != dead)
-        p->dead = dead;
+    QW_STORE_CHANGED(p->dead, dead);
     int effects = (int)qcg_float(n, f->effects), weaponframe = (int)qcg_float(n, f->weaponframe);
-    if (p->effects != effects)
-        p->effects = effects;
-    if (p->weaponframe != weaponframe)
-        p->weaponframe = weaponframe;
+    QW_STORE_CHANGED(p->effects, effects);
+    QW_STORE_CHANGED(p->weaponframe, weaponframe);
     if (qcg_float(n, f->fixangle)) {
         qcg_vec(n, f->angles, p->angles);
         p->setangle = true;

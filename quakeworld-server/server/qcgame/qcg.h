@@ -13,6 +13,7 @@
 
 #include "progs/qc_builtins.h"
 #include "progs/qc_strings.h"
+#include "game/game.h"
 #include "server.h"
 
 /* QuakeC's constants (defs.qc) the engine needs. */
@@ -84,7 +85,9 @@ typedef struct qcg_state {
     /* spawn parms of each client, across map changes (parms_set: SetNewParms has run) */
     float parms[SV_MAX_CLIENTS][16];
     bool parms_set[SV_MAX_CLIENTS];
-    /* what QuakeC asked of the master, done in U: a map change, cvar_set, localcmd */
+    /* what QuakeC asked of the master, done in U through the engine's services (admin's):
+     * a map change, cvar_set, localcmd; and the cvars it reads */
+    const struct sv_game_services *services;
     char changelevel[64];
     char localcmd[256];
     struct { char name[32]; char value[64]; bool pending; } cvar_sets[8];
@@ -262,7 +265,7 @@ LIBTM_SAFE int qcg_model_index(const char *name);
 LIBTM_SAFE int qcg_sound_index(const char *name);
 
 /* --- spawn.c / view.c / players.c ---------------------------------------------------- */
-/* The cvars QuakeC reads (world_frame.c): copied by the master, read by cvar(). */
+/* The cvars QuakeC reads (cvars.c): copied by the master, read by cvar(). */
 void qcg_refresh_cvars(void);
 LIBTM_SAFE float qcg_cvar_value(const char *name);
 /* Copies what S sends of edict n into sv.entities[n] (non-players) or sv.players[n-1]. */

@@ -2,8 +2,9 @@
  * server and the program. It chooses and loads the progs file, spawns the map's entities by
  * their classname, provides the world builtins, makes the engine's calls (StartFrame,
  * PlayerPreThink, PlayerPostThink, ClientConnect, PutClientInServer, ...) and runs the
- * physics of every movetype. The server reaches it through game/game.h's sv_game_*
- * functions (game/game.c dispatches), so net/ does not know which game runs.
+ * physics of every movetype. The server reaches it through its operations table,
+ * sv_qcgame (game/game.h), so net/ does not know which game runs; it reaches the engine's
+ * admin side (map changes, console commands, cvars) only through the services it is given.
  *
  * Threads: each thread has its own QuakeC context (qc_ctx: self, other, time, parameters,
  * locals, the call stack); QuakeC runs in U on the master (StartFrame, thinks, physics) and
@@ -15,16 +16,20 @@
 #ifndef SV_QCGAME_H
 #define SV_QCGAME_H
 
+#include "game/game.h"
 #include "server.h"
 #include "sync/region.h"
+
+extern const struct sv_game sv_qcgame;
 
 /* Start-up (serial): the progs file to run. `progs` (-progs FILE; "none": the C game) is
  * used as given; else qwprogs.dat in basedir's `game` folder (-game DIR), then qw/, then
  * id1/. True when a program was loaded and the QuakeC game runs; false when none was found
  * (the C game runs, said in the log) or, with *err set, when a file was found but is bad
- * (the server stops: the admin named or placed it). */
-bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs, char *err,
-                      size_t errlen);
+ * (the server stops: the admin named or placed it). `services`: what QuakeC's changelevel,
+ * localcmd, cvar and cvar_set reach (admin's). */
+bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs,
+                      const struct sv_game_services *services, char *err, size_t errlen);
 /* Map load (serial, after the BSP, PVS and area are ready): precache lists, the entities of
  * the entity lump by their spawn functions, baselines and the sign-on. */
 bool sv_qcgame_spawn_map(char *err, size_t errlen);

@@ -6,63 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "admin/cvar.h"
 #include "log.h"
 #include "qcgame/qcg.h"
 #include "qcgame/qcgame.h"
-#include "qcgame/spawn.h"
-
-/* The sign-on, written while the map spawns, cut into chunks afterwards. */
-static uint8_t signon[32 * 1100];
-static size_t signon_len;
-
-LIBTM_SAFE void qcg_signon_write(const void *data, size_t len)
-{
-    if (signon_len + len > sizeof signon)
-        return; /* the sign-on is full: the rest is not sent (as an overflowing one) */
-    memcpy(signon + signon_len, data, len);
-    signon_len += len;
-}
-
-/* Cuts the sign-on into the chunks "prespawn" sends, at message boundaries (the lengths of
- * the messages are remembered as they are written). */
-static int message_ends[4096];
-static int num_message_ends;
-
-static void mark_message_end(void)
-{
-    if (num_message_ends < (int)(sizeof message_ends / sizeof message_ends[0]))
-        message_ends[num_message_ends++] = (int)signon_len;
-}
-
-static void emit_chunk(int start, int end)
-{
-    if (sv.num_signon_chunks == 32)
-        return; /* the sign-on is full */
-    int len = end - start;
-    if (len > (int)sizeof sv.signon_data[0])
-        len = (int)sizeof sv.signon_data[0];
-    memcpy(sv.signon_data[sv.num_signon_chunks], signon + start, (size_t)len);
-    sv.signon_len[sv.num_signon_chunks++] = (uint16_t)len;
-}
-
-static void build_chunks(void)
-{
-    const int room = (int)sizeof sv.signon_data[0] - 64;
-    sv.num_signon_chunks = 0;
-    mark_message_end();
-    int start = 0, prev = 0;
-    for (int i = 0; i < num_message_ends; i++) {
-        int end = message_ends[i];
-        if (end - start > room && prev > start) {
-            emit_chunk(start, prev);
-            start = prev;
-        }
-        prev = end;
-    }
-    if (prev > start || sv.num_signon_chunks == 0)
-        emit_chunk(start, prev);
-}
+#include "qcgame/signon.h"
 
 static void precache_start(void)
 {
@@ -138,7 +85,8 @@ static bool spawn_entities(char *err, size_t errlen)
     qw_entity_iter it;
     qw_entity_iter_init(&it, qw_bsp_entity_string(sv.bsp));
     qc_ctx *ctx = qcg_ctx();
-    bool deathmatch = sv_cvar_number("deathmatch") != 0;
+    double deathmatch_cvar;
+    bool deathmatch = qcg.services->cvar_get("deathmatch", &deathmatch_cvar) && deathmatch_cvar != 0;
     int r, spawned = 0, inhibited = 0, unknown = 0, failed = 0;
     bool world = true;
     while ((r = qw_entity_next(&it, fields)) == 1) {
@@ -173,7 +121,7 @@ static bool spawn_entities(char *err, size_t errlen)
             failed++;
         }
         qcg_messages_flush();
-        mark_message_end();
+        qcg_signon_mark_end();
         spawned++;
     }
     free(fields);
@@ -218,7 +166,7 @@ static void create_baselines(void)
             qw_write_angle8(&m, b->angles[i]);
         }
         qcg_signon_write(msg, m.cursize);
-        mark_message_end();
+        qcg_signon_mark_end();
     }
 }
 
@@ -231,8 +179,7 @@ bool sv_qcgame_spawn_map(char *err, size_t errlen)
     qc_vm_restart(qcg_vm());
     precache_start();
     qcg_edicts_clear();
-    signon_len = 0;
-    num_message_ends = 0;
+    qcg_signon_begin();
     memset(qcg.lightstyles, 0, sizeof qcg.lightstyles);
     qcg.changelevel[0] = 0;
     qcg.spawning = true;
@@ -262,7 +209,7 @@ bool sv_qcgame_spawn_map(char *err, size_t errlen)
     qcg.spawning = true;
     create_baselines();
     qcg.spawning = false;
-    build_chunks();
+    qcg_signon_cut();
     qcg_view_entities();
     return true;
 }

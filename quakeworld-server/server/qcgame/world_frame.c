@@ -1,51 +1,15 @@
 /* The QuakeC game's part of U (master alone, no worker running): what QuakeC asked for
- * during the last RP (a map change, cvar_set, localcmd), the cvars it reads, StartFrame, the
+ * during the last RP (a map change, cvar_set, localcmd), the cvars it reads refreshed, StartFrame, the
  * physics of every entity but the players (SV_Physics), the workers' pools of free edicts,
  * and the copies S sends (entities, players, frags). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "admin/cvar.h"
-#include "admin/interpreter.h"
-#include "admin/map_change.h"
 #include "log.h"
 #include "net/reliable.h"
 #include "qcgame/qcg.h"
 #include "qcgame/qcgame.h"
-
-/* The cvars QuakeC reads, with the value they have when the server does not know them
- * (QuakeWorld's own defaults): copied by the master before each frame, read in RP. */
-static const struct { const char *name, *fallback; } cvar_names[] = {
-    {"deathmatch", "1"}, {"teamplay", "0"}, {"fraglimit", "0"}, {"timelimit", "0"},
-    {"samelevel", "0"}, {"noexit", "0"}, {"registered", "1"}, {"temp1", "0"},
-    {"skill", "1"}, {"coop", "0"}, {"sv_gravity", "800"}, {"sv_maxspeed", "320"},
-    {"sv_aim", "2"}, {"watervis", "0"},
-};
-#define NUM_CVARS (sizeof cvar_names / sizeof cvar_names[0])
-static float cvar_values[NUM_CVARS];
-
-LIBTM_SAFE float qcg_cvar_value(const char *name)
-{
-    for (size_t i = 0; i < NUM_CVARS; i++)
-        if (qcg_streq(cvar_names[i].name, name))
-            return cvar_values[i];
-    return 0;
-}
-
-void qcg_refresh_cvars(void)
-{
-    for (size_t i = 0; i < NUM_CVARS; i++) {
-        const char *name = cvar_names[i].name;
-        if (!strcmp(name, "sv_gravity"))
-            cvar_values[i] = sv.movevars.gravity;
-        else if (!strcmp(name, "sv_maxspeed"))
-            cvar_values[i] = sv.movevars.maxspeed;
-        else
-            cvar_values[i] = sv_cvar_find(name) ? (float)sv_cvar_number(name)
-                                                : (float)atof(cvar_names[i].fallback);
-    }
-}
 
 /* What QuakeC asked of the master during the last RP. */
 static void run_requests(void)
@@ -60,20 +24,20 @@ static void run_requests(void)
             sv.movevars.gravity = (float)atof(value);
         else if (!strcmp(name, "sv_maxspeed"))
             sv.movevars.maxspeed = (float)atof(value);
-        else if (!sv_cvar_set(name, value, err, sizeof err))
+        else if (!qcg.services->cvar_set(name, value, err, sizeof err))
             sv_log("QuakeC cvar_set %s %s: %s", name, value, err);
     }
     if (qcg.localcmd[0]) {
         char text[sizeof qcg.localcmd];
         snprintf(text, sizeof text, "%s", qcg.localcmd);
         qcg.localcmd[0] = 0;
-        sv_cmd_execute(text, "QuakeC localcmd");
+        qcg.services->localcmd(text, "QuakeC localcmd");
     }
     if (qcg.changelevel[0]) {
         char name[sizeof qcg.changelevel], err[1024];
         snprintf(name, sizeof name, "%s", qcg.changelevel);
         qcg.changelevel[0] = 0;
-        if (!sv_mapchange_request(name, err, sizeof err))
+        if (!qcg.services->changelevel(name, err, sizeof err))
             sv_log("QuakeC changelevel %s refused: %s", name, err);
         else
             sv_log("QuakeC changelevel %s", name);

@@ -22,7 +22,7 @@ typedef struct sv_job_plan {
     int clients[SV_MAX_CLIENTS];            /* slots, job after job */
     int job_of_player[SV_MAX_CLIENTS];      /* -1: the player is in no job this frame */
     /* the action box each client with packets was joined by: its commands must stay inside
-     * (sv_game_command_fits), or wait for the serial phase */
+     * (the game's command_fits), or wait for the serial phase */
     float box_mins[SV_MAX_CLIENTS][3], box_maxs[SV_MAX_CLIENTS][3];
 } sv_job_plan;
 

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "game/entities.h"
 #include "game/game.h"
 #include "sched/union_find.h"
 
@@ -39,7 +38,7 @@ static int element_of(const qw_area_object *obj)
 
 /* Joins client `slot` with every object of the given kind (areanode list) in the box. A
  * teleporter there may send the player to its far side within one command: what lies around
- * its destination joins too (sv_game_arrival_box). */
+ * its destination joins too (the game's arrival_box). */
 static void join_objects_in_box(sv_union_find *uf, int slot, const float mins[3],
                                 const float maxs[3], int kind)
 {
@@ -52,7 +51,7 @@ static void join_objects_in_box(sv_union_find *uf, int slot, const float mins[3]
             sv_uf_union(uf, slot, element);
         } else if (e && e->kind == ENT_TELEPORT && !sv_player_for_object(found[i])) {
             float arrival_mins[3], arrival_maxs[3];
-            sv_game_arrival_box(e, arrival_mins, arrival_maxs);
+            sv_game->arrival_box(e, arrival_mins, arrival_maxs);
             join_objects_in_box(uf, slot, arrival_mins, arrival_maxs, QW_SOLID_BBOX);
             join_objects_in_box(uf, slot, arrival_mins, arrival_maxs, QW_SOLID_TRIGGER);
         }
@@ -66,13 +65,13 @@ static void join_client(sv_union_find *uf, sv_job_plan *plan, int slot)
     const sv_player *p = &sv.players[slot];
     float *mins = plan->box_mins[slot], *maxs = plan->box_maxs[slot];
     if (!p->active || p->spectator) {
-        /* touches nothing in the world (sv_game_command_fits lets it run) */
+        /* touches nothing in the world (the game's command_fits lets it run) */
         memcpy(mins, p->origin, sizeof p->origin);
         memcpy(maxs, p->origin, sizeof p->origin);
         return;
     }
     int msec = cl->lastcmd.msec ? cl->lastcmd.msec : DEFAULT_MSEC;
-    sv_game_action_box(slot, cl->inbox_count * msec / 1000.0f, cl->inbox_count, mins, maxs);
+    sv_game->action_box(slot, cl->inbox_count * msec / 1000.0f, cl->inbox_count, mins, maxs);
     join_objects_in_box(uf, slot, mins, maxs, QW_SOLID_BBOX);
     join_objects_in_box(uf, slot, mins, maxs, QW_SOLID_TRIGGER);
 }

@@ -1,6 +1,6 @@
 /* -sched lpt: the frame's jobs. The clients with packets to process, and the players, items
  * and triggers in their action boxes (where a client's commands may reach this frame,
- * sv_game_action_box, queried from the areanode tree) are the elements of a union-find: a
+ * the game's action_box, queried from the areanode tree) are the elements of a union-find: a
  * client is joined with everything in its box. Each set that holds a client with packets is
  * a job, so two clients share a job exactly when a chain of boxes and objects links them, and
  * what a job's commands may write belongs to that job alone. Objects the request phase only

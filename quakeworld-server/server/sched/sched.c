@@ -217,14 +217,14 @@ void sv_sched_deferred(int *clients, int *shots, int *rockets)
     *clients = 0;
     for (int i = 0; i < SV_MAX_CLIENTS; i++)
         *clients += sv.clients[i].resume.pending;
-    sv_game_deferred_shots(sv.opt.threads, shots, rockets);
+    sv_game->deferred_shots(sv.opt.threads, shots, rockets);
 }
 
 void sv_sched_serial_phase(void)
 {
     /* the tree first, so that the pellets meet everybody where they ended RP; the rest of
      * the deferred clients' packets came after every shot of that RP */
-    sv_game_finish_jobs(sv.opt.threads);
+    sv_game->finish_jobs(sv.opt.threads);
     for (int i = 0; i < SV_MAX_CLIENTS; i++) {
         sv_client *cl = &sv.clients[i];
         if (cl->resume.pending)

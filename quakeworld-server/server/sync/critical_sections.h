@@ -90,7 +90,7 @@
  *     teleport (the job joined what lies around the teleporter's destination);
  *   - the areanode tree is not changed (every job reads it): a player that moves or dies is
  *     relinked in the serial phase; pmove meets the job's own players where they are now and
- *     other players where they stood when the frame began (game/relink.h);
+ *     other players where they stood when the frame began (cgame/relink.h);
  *   - broadcasts (frags, obituaries) wait in the worker's outbox and every client's own
  *     worker copies all outboxes into its queue in S (net/reliable.h); sounds and temp
  *     entities go to the worker's part of the frame's event buffer (net/events.h).

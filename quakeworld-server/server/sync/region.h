@@ -3,7 +3,7 @@
  * every other mode; the locks are:
  *
  *   areanode leaves  one mutex per leaf of the areanode tree. Before a movement command the
- *                    game says where the command may look (sv_game_command_reach: the pmove
+ *                    game says where the command may look (the game's command_reach: the pmove
  *                    range around the player, the line of fire, a teleporter's far side);
  *                    the section locks every leaf those boxes meet, widened by the size of
  *                    the largest object that moves in RP, in tree order (lowest node number
@@ -39,7 +39,7 @@ typedef struct sv_reach {
 /* After the map is loaded, before the first frame (only in -sync region). */
 void sv_region_init(void);
 /* Before CS_MOVE_COMMAND in -sync region: the reach of the command the calling thread is
- * about to run for player `slot` (sv_game_command_reach says what it is). */
+ * about to run for player `slot` (the game's command_reach says what it is). */
 void sv_region_plan_move(int slot, const sv_reach *reach);
 
 /* The innermost locks, called from the section bodies' primitives (transaction_pure: they

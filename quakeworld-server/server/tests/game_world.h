@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cgame/cgame.h"
 #include "game/game.h"
 #include "map.h"
 #include "net/events.h"
@@ -16,6 +17,7 @@
 #include "stats/counters.h"
 
 sv_server sv;
+const struct sv_game *sv_game = &sv_cgame; /* test_qcgame chooses QuakeC */
 __thread int sv_thread_index;
 double sv_clock(void) { return 0; }
 
@@ -28,7 +30,7 @@ static __attribute__((unused)) bool game_world_load(const char *basedir, const c
     sv.opt.basedir = basedir;
     sv_sync_init(SYNC_STM);
     sv_stats_init(1);
-    sv_game_init_players();
+    sv_map_init_players();
     char err[512];
     if (!sv_map_load(basedir, map, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
@@ -42,7 +44,7 @@ static __attribute__((unused)) bool game_world_load(const char *basedir, const c
         snprintf(cl->name, sizeof cl->name, "player%d", i);
         qw_netchan_init(&cl->netchan, false, i);
         sv.time = 1;
-        if (!sv_game_spawn_player(i))
+        if (!sv_game->spawn_player(i))
             return false;
     }
     return true;
@@ -53,14 +55,14 @@ static __attribute__((unused)) bool game_world_load(const char *basedir, const c
 static __attribute__((noinline, unused)) bool cs_run_command(int slot, const qw_usercmd *cmd)
 {
     bool ok;
-    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_run_command(&sv.clients[slot], cmd));
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game->run_command(&sv.clients[slot], cmd));
     return ok;
 }
 
 static __attribute__((noinline, unused)) bool cs_spawn(int slot)
 {
     bool ok;
-    CRITICAL_SECTION_CANCELLABLE(CS_SPAWN_PLAYER, ok, sv_game_spawn_player(slot));
+    CRITICAL_SECTION_CANCELLABLE(CS_SPAWN_PLAYER, ok, sv_game->spawn_player(slot));
     return ok;
 }
 

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "admin/command_line.h"
+#include "cgame/cgame.h"
 #include "admin/cvar.h"
 #include "admin/interpreter.h"
 #include "admin/map_change.h"
@@ -18,6 +19,7 @@
 #include "server.h"
 
 sv_server sv;
+const struct sv_game *sv_game = &sv_cgame;
 __thread int sv_thread_index;
 
 static char out[8192];

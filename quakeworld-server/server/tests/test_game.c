@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "game_world.h"
+#include "net/client_commands.h"
+#include "net/reliable.h"
 
 static const char *basedir;
 
@@ -217,7 +219,7 @@ static void test_rocket_explodes_in_u(void **state)
     int health_before = sv.players[1].health;
     for (int step = 0; step < 40 && sv.entities[rocket].kind == ENT_ROCKET; step++) {
         sv.time += 0.02;
-        sv_game_physics(0.02);
+        sv_game->physics(0.02);
     }
     assert_int_equal(sv.entities[rocket].kind, ENT_FREE);
     assert_true(sv.players[1].dead || sv.players[1].health < health_before);
@@ -251,10 +253,10 @@ static void test_item_pickup_and_respawn(void **state)
     assert_true(p->health > 10 || p->armor > 0 || p->shells > 0 || p->rockets > 0);
     double back = item->respawn_time;
     sv.time = back - 1;
-    sv_game_physics(0.02);
+    sv_game->physics(0.02);
     assert_false(item->visible);
     sv.time = back + 0.01;
-    sv_game_physics(0.02);
+    sv_game->physics(0.02);
     assert_true(item->visible);
     assert_true(item->modelindex > 0);
 }
@@ -327,7 +329,7 @@ static void test_lava_slime_and_drowning(void **state)
 
 static __attribute__((noinline)) void cs_spawn_spectator(int slot)
 {
-    CRITICAL_SECTION(CS_SPAWN_PLAYER, sv_game_spawn_spectator(slot););
+    CRITICAL_SECTION(CS_SPAWN_PLAYER, sv_game->spawn_spectator(slot););
 }
 
 /* A spectator flies through the walls, is in no areanode list, and takes no damage. */
@@ -361,7 +363,41 @@ static void test_spectator(void **state)
     assert_false(s->dead);
     cl->spectator = false;
     cl->state = CL_FREE;
-    sv_game_remove_player(2);
+    sv_game->remove_player(2);
+}
+
+/* The string commands' table: each runs only when its client may send it. */
+static void test_string_commands_when(void **state)
+{
+    (void)state;
+    sv_client *cl = &sv.clients[1];
+    sv_player *p = &sv.players[1];
+    assert_false(p->dead);
+    int frags = p->frags;
+    /* before "begin" (and as a spectator) a client cannot kill itself */
+    cl->state = CL_CONNECTED;
+    sv_execute_stringcmd(cl, "kill");
+    assert_false(p->dead);
+    assert_int_equal(p->frags, frags);
+    /* signing on to another map than this one starts the sign-on again */
+    sv_reliable_clear(cl);
+    char stale[32];
+    snprintf(stale, sizeof stale, "prespawn %d 0", sv.spawncount + 1);
+    sv_execute_stringcmd(cl, stale);
+    static const uint8_t again[] = {svc_stufftext, 'c', 'm', 'd', ' ', 'n', 'e', 'w', '\n', 0};
+    assert_true(game_world_queued(1, again, sizeof again));
+    /* in the game, the sign-on's commands are ignored and "kill" costs a frag */
+    cl->state = CL_SPAWNED;
+    sv_reliable_clear(cl);
+    sv_execute_stringcmd(cl, stale);
+    assert_int_equal(cl->reliable.count, 0);
+    cl->spectator = true;
+    sv_execute_stringcmd(cl, "kill");
+    assert_false(p->dead);
+    cl->spectator = false;
+    sv_execute_stringcmd(cl, "kill");
+    assert_true(p->dead);
+    assert_int_equal(p->frags, frags - 1);
 }
 
 int main(int argc, char **argv)
@@ -381,6 +417,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_item_pickup_and_respawn),
         cmocka_unit_test(test_lava_slime_and_drowning),
         cmocka_unit_test(test_spectator),
+        cmocka_unit_test(test_string_commands_when),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "game/entities.h"
+#include "cgame/entities.h"
 #include "game_world.h"
 #include "net/reliable.h"
 #include "sched/jobs.h"
@@ -41,7 +41,7 @@ static int setup(void **state)
         cl->state = CL_SPAWNED;
         snprintf(cl->name, sizeof cl->name, "player%d", i);
         qw_netchan_init(&cl->netchan, false, i);
-        if (!sv_game_spawn_player(i))
+        if (!sv_game->spawn_player(i))
             return -1;
     }
     for (int i = 0; i < PLAYERS; i++)
@@ -58,7 +58,7 @@ static int reset_players(void **state)
     for (int i = 0; i < PLAYERS; i++) {
         sv_player *p = &sv.players[i];
         if (p->dead)
-            sv_game_spawn_player(i);
+            sv_game->spawn_player(i);
         p->health = 100;
         p->armor = 0;
         p->weapon = IT_SHOTGUN;
@@ -165,19 +165,19 @@ static void test_which_commands_fit(void **state)
     build(&plan, one, 1);
     const float *mins = plan.box_mins[0], *maxs = plan.box_maxs[0];
     qw_usercmd walk = {.msec = 13, .forwardmove = 320};
-    assert_true(sv_game_command_fits(0, &walk, mins, maxs));
+    assert_true(sv_game->command_fits(0, &walk, mins, maxs));
     /* a long command may go further than the job's box */
     qw_usercmd long_one = {.msec = 250, .forwardmove = 320};
-    assert_false(sv_game_command_fits(0, &long_one, mins, maxs));
+    assert_false(sv_game->command_fits(0, &long_one, mins, maxs));
     /* a dead player pressing fire a second after dying respawns: never in a job */
     sv_player *p = &sv.players[0];
     p->dead = true;
     p->death_time = p->time - 2;
     p->oldbuttons = 0;
     qw_usercmd fire = {.msec = 13, .buttons = QW_BUTTON_ATTACK};
-    assert_false(sv_game_command_fits(0, &fire, mins, maxs));
+    assert_false(sv_game->command_fits(0, &fire, mins, maxs));
     p->death_time = p->time; /* too early: it stays dead, which the job may do */
-    assert_true(sv_game_command_fits(0, &fire, mins, maxs));
+    assert_true(sv_game->command_fits(0, &fire, mins, maxs));
     p->dead = false;
 }
 

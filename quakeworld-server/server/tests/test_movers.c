@@ -25,7 +25,7 @@ static void run_u(double seconds, const sv_entity *e, int state)
         sv.framenum++;
         sv_events_begin_frame();
         sv.time += 0.02;
-        sv_game_physics(0.02);
+        sv_game->physics(0.02);
     }
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "admin/cvar.h"
+#include "admin/game_services.h"
 #include "game_world.h"
 #include "qcgame/qcg.h"
 #include "qcgame/qcgame.h"
@@ -47,7 +48,7 @@ static void frame(double seconds)
     sv.time += seconds;
     sv.framenum++;
     sv_events_begin_frame();
-    sv_game_physics(seconds);
+    sv_game->physics(seconds);
 }
 
 static void run_frames(double seconds)
@@ -132,12 +133,14 @@ static int setup(void **state)
     sv.opt.maxclients = 8;
     sv_sync_init(SYNC_STM);
     sv_stats_init(1);
-    sv_game_init_players();
+    sv_map_init_players();
     char err[512];
-    if (!sv_game_qc && !sv_qcgame_choose(basedir, NULL, progs, err, sizeof err)) {
+    if (sv_game != &sv_qcgame &&
+        !sv_qcgame_choose(basedir, NULL, progs, &sv_admin_game_services, err, sizeof err)) {
         fprintf(stderr, "cannot load %s: %s\n", progs, err);
         return -1;
     }
+    sv_game = &sv_qcgame;
     sv_map_unload();
     sv.time = 1;
     return load("lqdm2") ? 0 : -1;
@@ -147,11 +150,11 @@ static int setup(void **state)
 static void test_spawn(void **state)
 {
     (void)state;
-    assert_true(sv_game_qc);
+    assert_true(sv_game == &sv_qcgame);
     assert_string_equal(sget(0, "model"), "maps/lqdm2.bsp");
     assert_true(count_class("info_player_deathmatch") > 0);
     assert_true(count_class("item_armor1") + count_class("item_health") > 0);
-    assert_string_equal(sv_game_lightstyle(0), "m");
+    assert_string_equal(sv_game->lightstyle(0), "m");
     enter(0);
     int p = 1;
     assert_string_equal(sget(p, "classname"), "player");
@@ -171,7 +174,7 @@ static void test_spawn(void **state)
     }
     assert_true(on_spot);
     int stats[QW_MAX_CL_STATS];
-    sv_game_player_stats(0, stats);
+    sv_game->player_stats(0, stats);
     assert_int_equal(stats[STAT_HEALTH], 100);
     assert_int_equal(stats[STAT_SHELLS], 25);
     assert_int_equal(stats[STAT_ACTIVEWEAPON], IT_SHOTGUN);
@@ -351,7 +354,7 @@ static void test_die_and_respawn(void **state)
     assert_int_equal(sv.players[0].frags, 1);
     /* and a suicide (the "kill" command): two frags less, back at a spawn spot at once */
     bool ok;
-    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game_client_kill(1));
+    CRITICAL_SECTION_CANCELLABLE(CS_MOVE_COMMAND, ok, sv_game->client_kill(1));
     assert_true(ok);
     assert_float_equal(fget(victim, "health"), 100, 0);
     assert_float_equal(fget(victim, "frags"), -2, 0);
@@ -366,7 +369,7 @@ static void test_map_change_keeps_parms(void **state)
     fset(p, "items", IT_AXE | IT_SHOTGUN | IT_ROCKET_LAUNCHER);
     fset(p, "ammo_rockets", 33);
     fset(p, "health", 80);
-    sv_game_map_ending();
+    sv_game->map_ending();
     sv_map_unload();
     assert_true(load("lqdm6"));
     assert_string_equal(sget(0, "model"), "maps/lqdm6.bsp");
@@ -375,7 +378,7 @@ static void test_map_change_keeps_parms(void **state)
     assert_float_equal(fget(p, "ammo_rockets"), 33, 0);
     assert_float_equal(fget(p, "health"), 80, 0);
     /* a client new to the server starts afresh (SetNewParms) */
-    sv_game_remove_player(0);
+    sv_game->remove_player(0);
     enter(0);
     assert_false((int)fget(p, "items") & IT_ROCKET_LAUNCHER);
     assert_float_equal(fget(p, "health"), 100, 0);
@@ -399,7 +402,7 @@ static void test_runaway_command(sv_sync_mode mode)
         assert_float_equal(v_angle[1], 0, 0); /* rolled back */
     else
         assert_float_equal(v_angle[1], 20, 0); /* stays: nothing undoes a lock mode's work */
-    sv_game_failed(&sv.clients[0], false);
+    sv_game->failed(&sv.clients[0], false);
     assert_false(sv.clients[0].drop_requested); /* the client plays on */
     qc_ctx_set_budget(ctx, 0);
     assert_true(command(0, 10, 30, 0, 0));
@@ -505,7 +508,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup(test_builtins_cover_qwprogs, setup),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (sv_game_qc) /* which of the game's functions these tests ran (QW_QCFUNCTIONS=FILE) */
+    if (sv_game == &sv_qcgame) /* which of the game's functions these tests ran (QW_QCFUNCTIONS=FILE) */
         sv_qcgame_report_functions(getenv("QW_QCFUNCTIONS"));
     return failed;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cgame/cgame.h"
 #include "net/client.h"
 #include "net/parse.h"
 #include "net/reliable.h"
@@ -20,6 +21,7 @@
 #include "server.h"
 
 sv_server sv;
+const struct sv_game *sv_game = &sv_cgame;
 __thread int sv_thread_index;
 double sv_clock(void) { return 0; }
 
