@@ -78,12 +78,13 @@ void sv_frame_request_quit(void)
     atomic_store(&quit_requested, true);
 }
 
-/* Counts a wait (or the master's join) in the thread's statistics, spinning and asleep. */
-static void count_wait(sv_barrier_waiter *w, const sv_barrier_waiter *before, double t0,
+/* Counts a wait (or the master's join) in the thread's statistics: its time on the thread's
+ * time line, and of it what the barrier spent spinning and asleep. */
+static void count_wait(uint64_t *phase, sv_barrier_waiter *w, const sv_barrier_waiter *before,
                        double *spin, double *sleep)
 {
     sv_thread_stats *st = sv_stats_thread();
-    st->wait_seconds += sv_clock() - t0;
+    sv_stats_phase_end(st, phase);
     *spin += w->spin_seconds - before->spin_seconds;
     *sleep += w->sleep_seconds - before->sleep_seconds;
     st->wait_sleeps += w->sleeps - before->sleeps;
@@ -91,32 +92,35 @@ static void count_wait(sv_barrier_waiter *w, const sv_barrier_waiter *before, do
 
 static void wait_serial(bool master)
 {
+    sv_thread_stats *st = sv_stats_thread();
     sv_barrier_waiter before = serial_waiter;
-    double t0 = sv_clock();
+    sv_stats_phase_begin(st);
     if (master)
         sv_barrier_join(&serial_barrier, &serial_waiter);
     else
         sv_barrier_wait(&serial_barrier, &serial_waiter);
-    sv_thread_stats *st = sv_stats_thread();
-    count_wait(&serial_waiter, &before, t0, &st->wait_serial_spin_seconds,
+    count_wait(&st->wait_serial_ticks, &serial_waiter, &before, &st->wait_serial_spin_seconds,
                &st->wait_serial_sleep_seconds);
 }
 
 static void wait_rp(void)
 {
-    sv_barrier_waiter before = rp_waiter;
-    double t0 = sv_clock();
-    sv_barrier_wait(&rp_barrier, &rp_waiter);
     sv_thread_stats *st = sv_stats_thread();
-    count_wait(&rp_waiter, &before, t0, &st->wait_rp_spin_seconds, &st->wait_rp_sleep_seconds);
+    sv_barrier_waiter before = rp_waiter;
+    sv_stats_phase_begin(st);
+    sv_barrier_wait(&rp_barrier, &rp_waiter);
+    count_wait(&st->wait_rp_ticks, &rp_waiter, &before, &st->wait_rp_spin_seconds,
+               &st->wait_rp_sleep_seconds);
 }
 
 static void run_rp(int worker)
 {
+    sv_thread_stats *st = sv_stats_thread();
+    sv_stats_phase_begin(st);
     double t0 = sv_clock();
     sv_sched_run_rp(worker);
     double t1 = sv_clock();
-    sv_stats_thread()->rp_seconds += t1 - t0;
+    sv_stats_phase_end(st, &st->rp_ticks);
     sv_frame_stats_rp(worker, t0, t1);
 }
 
@@ -129,14 +133,16 @@ static void send_client(sv_client *cl)
 
 static void run_s(int worker)
 {
-    double t0 = sv_clock();
+    sv_thread_stats *st = sv_stats_thread();
+    sv_stats_phase_begin(st);
     sv_sched_run_s(worker, send_client);
-    sv_stats_thread()->s_seconds += sv_clock() - t0;
+    sv_stats_phase_end(st, &st->s_ticks);
 }
 
 static void *worker_main(void *arg)
 {
     sv_thread_index = (int)(intptr_t)arg;
+    sv_stats_timeline_start();
     for (;;) {
         wait_serial(false);
         if (stopping)
@@ -146,6 +152,7 @@ static void *worker_main(void *arg)
         run_s(sv_thread_index);
         sv_stats_thread()->frames++;
     }
+    sv_stats_timeline_end();
     return NULL;
 }
 
@@ -218,6 +225,9 @@ static void wait_readable(double seconds)
  * already, at the trace's pace they say when the next is due. */
 static void receive_phase(void)
 {
+    sv_thread_stats *st = sv_stats_thread();
+    sv_stats_phase_begin(st);
+    uint64_t replay_before = st->replay_ticks;
     double t0 = sv_clock();
     sv.realtime = t0;
     if (sv.opt.waitall) {
@@ -247,11 +257,14 @@ static void receive_phase(void)
         if (sv_replay_running())
             sv_replay_queue_due(sv.realtime);
     }
-    sv_stats_thread()->idle_seconds += sv_clock() - t0;
+    sv_stats_phase_end(st, &st->idle_ticks);
+    st->idle_replay_ticks += st->replay_ticks - replay_before;
 }
 
 static void run_u(void)
 {
+    sv_thread_stats *st = sv_stats_thread();
+    sv_stats_phase_begin(st);
     double t0 = sv_clock();
     sv_admin_frame();
     sv.realtime = t0;
@@ -260,9 +273,9 @@ static void run_u(void)
     if (sv_sched == SCHED_LPT) {
         /* what the last RP's jobs deferred, before anything else moves (its events go to
          * this frame: the last S has sent that frame's already) */
-        double serial_start = sv_clock();
+        sv_stats_phase_end(st, &st->u_ticks);
         sv_sched_serial_phase();
-        t0 += sv_clock() - serial_start; /* counted as serial_ms, not in u_ms */
+        sv_stats_phase_end(st, &st->serial_ticks); /* serial_ms, not in u_ms */
     }
 
     for (int i = 0; i < SV_MAX_CLIENTS; i++) {
@@ -292,8 +305,9 @@ static void run_u(void)
         sv_game_physics(dt);
         sv_game_work_look_items();
     }
-    sv_stats_thread()->u_seconds += sv_clock() - t0;
-    sv_sched_plan_frame(); /* after U: the tree is up to date (jobs_ms) */
+    sv_stats_phase_end(st, &st->u_ticks);
+    sv_sched_plan_frame(); /* after U: the tree is up to date */
+    sv_stats_phase_end(st, &st->jobs_ticks);
 }
 
 static void on_signal(int sig)
@@ -316,6 +330,7 @@ void sv_frame_run(void)
 
     sv.realtime = sv.last_frame = sv.game_clock = sv.last_physics = sv_clock();
     double start = sv.realtime, next_stats = start + sv.opt.stats_interval;
+    sv_stats_timeline_start();
     wait_serial(true); /* every worker parked */
     while (!atomic_load(&quit_requested)) {
         receive_phase();

@@ -265,29 +265,54 @@ class Report:
                 self.table(head, rows)
 
     # where each thread's time went: the qwsv-stats split of the measured window
+    # (every part of a thread's time line, so that they add up to "threads"; rows of an older
+    # CSV without total_ms show the parts they have)
     SPLIT = [("commands", lambda r: r["cmd_ms"]),
-             ("entry", lambda r: r["cmd_entry_ms"] - r["lock_wait_ms"]),
-             ("lock wait", lambda r: r["lock_wait_ms"]),
+             ("lock wait", lambda r: r["cmd_lock_wait_ms"]),
+             ("begin", lambda r: r["cmd_entry_ms"] - r["cmd_lock_wait_ms"]),
              ("aborted", lambda r: r["cmd_aborted_ms"]),
              ("RP rest", lambda r: r["rp_ms"] - r["cmd_ms"] - r["cmd_entry_ms"] - r["cmd_aborted_ms"]),
-             ("replies", lambda r: r["s_ms"] - r["replay_ms"]),
+             ("replies", lambda r: r["s_ms"] - (r["replay_ms"] - r["idle_replay_ms"])),
              ("virtual clients", lambda r: r["replay_ms"]),
-             ("U", lambda r: r["u_ms"]),
+             ("receive", lambda r: r["idle_ms"] - r["idle_replay_ms"]),
+             ("U", lambda r: r["u_ms"] + r["jobs_ms"] + r["serial_ms"]),
              ("wait spin", lambda r: r["wait_serial_spin_ms"] + r["wait_rp_spin_ms"]),
-             ("wait asleep", lambda r: r["wait_serial_sleep_ms"] + r["wait_rp_sleep_ms"])]
+             ("wait asleep", lambda r: r["wait_serial_sleep_ms"] + r["wait_rp_sleep_ms"]),
+             ("wait rest", lambda r: r["wait_serial_ms"] + r["wait_rp_ms"] - r["wait_serial_spin_ms"]
+              - r["wait_rp_spin_ms"] - r["wait_serial_sleep_ms"] - r["wait_rp_sleep_ms"]),
+             ("other", lambda r: r["other_ms"])]
+    SPLIT_KEYS = ("cmd_ms", "cmd_entry_ms", "cmd_lock_wait_ms", "cmd_aborted_ms", "rp_ms",
+                  "s_ms", "replay_ms", "idle_replay_ms", "idle_ms", "u_ms", "jobs_ms",
+                  "serial_ms", "wait_serial_ms", "wait_rp_ms", "wait_serial_spin_ms",
+                  "wait_rp_spin_ms", "wait_serial_sleep_ms", "wait_rp_sleep_ms", "other_ms")
 
     def split_of(self, row):
         """The row's time split in ms per 1,000 commands, or None for rows without it."""
-        vals = {k: num(row, k) for k in ("cmd_ms", "cmd_entry_ms", "lock_wait_ms",
-                                         "cmd_aborted_ms", "rp_ms", "s_ms", "replay_ms", "u_ms",
-                                         "wait_serial_spin_ms", "wait_rp_spin_ms",
-                                         "wait_serial_sleep_ms", "wait_rp_sleep_ms")}
+        vals = {k: num(row, k) for k in self.SPLIT_KEYS}
+        if vals["other_ms"] is None and vals["cmd_ms"] is not None:
+            # a row from before total_ms: its lock wait was the commands', its waits only
+            # spinning and asleep, the rest not counted
+            vals.update(cmd_lock_wait_ms=num(row, "lock_wait_ms"), idle_replay_ms=0.0,
+                        jobs_ms=0.0, serial_ms=0.0, other_ms=0.0,
+                        idle_ms=vals["idle_ms"] or 0.0)
+            for b in ("serial", "rp"):
+                spin, sleep = vals[f"wait_{b}_spin_ms"], vals[f"wait_{b}_sleep_ms"]
+                vals[f"wait_{b}_ms"] = None if spin is None or sleep is None else spin + sleep
         cmds = num(row, "commands_per_s")
         secs = num(row, "duration_s")
         if any(v is None for v in vals.values()) or not cmds or not secs:
             return None
         per = 1000 / (cmds * secs)
         return [f(vals) * per for _, f in self.SPLIT]
+
+    def off_cpu_of(self, row):
+        """The threads' time off a core (their time lines less their CPU time), ms per 1,000
+        commands, or None for rows without it."""
+        total, cpu = num(row, "total_ms"), num(row, "thread_cpu_ms")
+        cmds, secs = num(row, "commands_per_s"), num(row, "duration_s")
+        if total is None or cpu is None or not cmds or not secs:
+            return None
+        return (total - cpu) * 1000 / (cmds * secs)
 
     def time_split(self, mapkey):
         """Per mode and threads: every thread's time of the window, in ms per 1,000 commands
@@ -306,18 +331,30 @@ class Report:
                         continue
                     med = [median(col) for col in zip(*splits)]
                     cpu = self.timing(mapkey, mode, t, None, "cpu_ms_per_1000_commands", load)
+                    # the threads' time off a core: asleep, or waiting for one
+                    offs = [self.off_cpu_of(r) for r in self.rows
+                            if r["map"] == mapkey and r["mode"] == mode
+                            and int(r["threads"]) == t and r["load"] == load
+                            and r["tm_stats"] == "0"
+                            and r["waitall"] == str(self.main_waitall(load))]
+                    offs = [x for x in offs if x is not None]
                     rows.append([MODE_NAMES[mode], str(t), shown(cpu, ".2f"),
-                                 shown(sum(med), ".2f")] + [shown(v, ".2f") for v in med])
+                                 shown(sum(med), ".2f")] + [shown(v, ".2f") for v in med] +
+                                [shown(median(offs), ".2f") if offs else "-"])
             if not rows:
                 continue
             self.p("Where the threads' time went (qwsv-stats, summed over threads, ms per 1,000 "
                    f"commands; {self.load_name(load)}):\ncommands = the move commands' "
-                   "finished attempts; entry = libtm's begin and serial turns (stm) or the "
-                   "lock's entry;\nRP rest = netchan and parsing; replies = S less the virtual "
-                   "clients' side; U = the master's serial phase;\nwaits at the two barriers. "
+                   "finished attempts; lock wait = theirs for the lock; begin = the rest of "
+                   "their entry (stm: libtm's begin, serial turns included);\nRP rest = "
+                   "netchan, parsing, string commands; replies = S less the virtual clients' "
+                   "side (theirs in S and receive); receive = the master's wait for packets;\n"
+                   "U = the master's serial phase; the waits at the two barriers, spinning, "
+                   "asleep and the barrier's own code; other = between the phases; off a core = of "
+                   "all these, the time the threads were asleep or waited for a core.\n"
                    "'threads' = their sum; CPU is the process's (a wait asleep costs none)")
-            self.table(["mode", "thr", "CPU", "threads"] + [name for name, _ in self.SPLIT],
-                       rows)
+            self.table(["mode", "thr", "CPU", "threads"] + [name for name, _ in self.SPLIT] +
+                       ["off a core"], rows)
 
     def cpu(self, mapkey):
         self.p("CPU-milliseconds of the server per 1,000 commands (its user + system time; "

@@ -237,8 +237,11 @@ static enum qc_run_result run(qc_ctx *ctx, int exitdepth)
     return qc_run_plain(ctx, exitdepth);
 }
 
-/* The frame setup of a call, uninstrumented (private state only). */
-static qc_status QC_PURE begin_call(qc_ctx *ctx, qc_func f, int *exitdepth)
+/* The frame setup of a call, uninstrumented (private state only). Returns the depth to
+ * return to (>= 0), or, when the call cannot begin, -1 - that depth: a value, because a depth
+ * stored through a pointer into qc_call's local was a barrier to write and one to read back
+ * in a transaction (the local's address was taken). */
+static int QC_PURE begin_call(qc_ctx *ctx, qc_func f)
 {
     const qc_vm *vm = ctx->vm;
     if (ctx->builtin_depth == 0) {
@@ -249,23 +252,23 @@ static qc_status QC_PURE begin_call(qc_ctx *ctx, qc_func f, int *exitdepth)
         ctx->error.kind = QC_ERR_NONE;
         ctx->trace = false; /* traceon lasts one engine call, as in the originals */
     }
-    *exitdepth = ctx->depth;
+    int exitdepth = ctx->depth;
     if (f <= 0 || f >= vm->num_functions) {
         qc_fail_value(ctx, f == 0 ? QC_ERR_NULL_FUNCTION : QC_ERR_BAD_FUNCTION, f);
-        return QC_ERROR;
+        return -1 - exitdepth;
     }
     if (vm->functions[f].first < 0) {
         qc_raise(ctx, QC_ERR_BAD_FUNCTION, "the engine called %s, a builtin (#%d)",
                  qc_function_name(vm, f), -vm->functions[f].first);
-        return QC_ERROR;
+        return -1 - exitdepth;
     }
     qc_error_kind kind = qc_frame_push(ctx, f, -1, ctx->builtin_depth > 0 ? ctx->pc : -1);
     if (kind != QC_ERR_NONE) {
         qc_fail_value(ctx, kind, f);
-        return QC_ERROR;
+        return -1 - exitdepth;
     }
     ctx->pc = vm->functions[f].first;
-    return QC_OK;
+    return exitdepth;
 }
 
 static void QC_PURE end_call(qc_ctx *ctx, int exitdepth, int pc, int argc, uint32_t budget0)
@@ -297,10 +300,10 @@ static void QC_PURE builtin_failed(qc_ctx *ctx, int n)
 qc_status QC_SAFE qc_call(qc_ctx *ctx, qc_func f)
 {
     int saved_pc = context_pc(ctx), saved_argc = context_argc(ctx);
-    int exitdepth;
     uint32_t budget0 = budget_left(ctx);
-    if (begin_call(ctx, f, &exitdepth) != QC_OK) {
-        end_call(ctx, exitdepth, saved_pc, saved_argc, budget0);
+    int exitdepth = begin_call(ctx, f);
+    if (exitdepth < 0) {
+        end_call(ctx, -1 - exitdepth, saved_pc, saved_argc, budget0);
         return QC_ERROR;
     }
     budget0 = budget_left(ctx);

@@ -157,10 +157,10 @@ LIBTM_SAFE qc_status qcg_link_edict(int n, bool touch_triggers)
         return QC_OK;
     QCG_FIELDS(f);
     qw_area_object *obj = qcg_link(n);
-    float origin[3], mins[3], maxs[3];
-    qcg_vec(n, f->origin, origin);
-    qcg_vec(n, f->mins, mins);
-    qcg_vec(n, f->maxs, maxs);
+    /* values, not arrays filled through a pointer: a local whose address is taken is written
+     * and read back through barriers in a transaction */
+    const qcg_vec3 origin = qcg_vec3_of(n, f->origin), mins = qcg_vec3_of(n, f->mins),
+                   maxs = qcg_vec3_of(n, f->maxs);
     int solid = (int)qcg_float(n, f->solid);
     int flags = (int)qcg_float(n, f->flags);
     int bsp = solid == QW_SOLID_BSP ? submodel_of((int)qcg_float(n, f->modelindex)) : 0;
@@ -176,7 +176,8 @@ LIBTM_SAFE qc_status qcg_link_edict(int n, bool touch_triggers)
     bool same = obj->node && obj->solid == solid && obj->bsp_model == bsp &&
                 obj->flags == area_flags && obj->owner == owner_obj;
     for (int i = 0; i < 3 && same; i++)
-        same = obj->origin[i] == origin[i] && obj->mins[i] == mins[i] && obj->maxs[i] == maxs[i];
+        same = obj->origin[i] == origin.v[i] && obj->mins[i] == mins.v[i] &&
+               obj->maxs[i] == maxs.v[i];
     if (!same) {
         /* Updated in place, each value only if it changed, and relinked without unlinking
          * first: qw_area_link_object moves the object to another list only when its node
@@ -184,12 +185,12 @@ LIBTM_SAFE qc_status qcg_link_edict(int n, bool touch_triggers)
          * neighbours' links) on every move, a conflict with every command that had
          * scanned that list (pmove, traces, touches). */
         for (int i = 0; i < 3; i++) {
-            if (obj->origin[i] != origin[i])
-                obj->origin[i] = origin[i];
-            if (obj->mins[i] != mins[i])
-                obj->mins[i] = mins[i];
-            if (obj->maxs[i] != maxs[i])
-                obj->maxs[i] = maxs[i];
+            if (obj->origin[i] != origin.v[i])
+                obj->origin[i] = origin.v[i];
+            if (obj->mins[i] != mins.v[i])
+                obj->mins[i] = mins.v[i];
+            if (obj->maxs[i] != maxs.v[i])
+                obj->maxs[i] = maxs.v[i];
         }
         if (obj->solid != solid)
             obj->solid = solid;

@@ -153,6 +153,39 @@ LIBTM_SAFE static float view_roll(const float angles[3], const float velocity[3]
     return side * sign;
 }
 
+/* What pmove starts from, read from the player's edict (instrumented) into a value. */
+typedef struct player_start {
+    float origin[3], velocity[3], angles[3];
+    float waterjumptime;
+    int oldbuttons, pm_type;
+} player_start;
+
+/* Fills pm from st and the command. Pure, so that its stores into pm (the caller's local,
+ * whose address pmove takes) are no barriers, as the pmove run that follows is not: it writes
+ * only pm, a local of the transaction's own call filled afresh by every attempt (the retry
+ * rule of transaction_pure), and reads st (a copy), the command (its client's packet: only
+ * the running command's thread touches it in RP) and sv.bsp (fixed after map load). */
+LIBTM_PURE static void pmove_start(qw_pmove *pm, player_start st, const qw_usercmd *cmd)
+{
+    for (int i = 0; i < 3; i++) {
+        pm->origin[i] = st.origin[i];
+        pm->velocity[i] = st.velocity[i];
+        pm->angles[i] = st.angles[i];
+    }
+    pm->oldbuttons = st.oldbuttons;
+    pm->waterjumptime = st.waterjumptime;
+    pm->pm_type = st.pm_type;
+    pm->cmd.msec = cmd->msec;
+    qw_vec_copy(cmd->angles, pm->cmd.angles);
+    pm->cmd.forwardmove = cmd->forwardmove;
+    pm->cmd.sidemove = cmd->sidemove;
+    pm->cmd.upmove = cmd->upmove;
+    pm->cmd.buttons = cmd->buttons;
+    pm->bsp = sv.bsp;
+    pm->numphysent = 1;
+    memset(&pm->physents[0], 0, sizeof pm->physents[0]);
+}
+
 /* pmove for the player's command, from and back into its edict. */
 LIBTM_SAFE static void player_move(int n, const qw_usercmd *cmd, bool spectator,
                                    int touched[QW_MAX_PHYSENTS], int *num_touched)
@@ -161,29 +194,20 @@ LIBTM_SAFE static void player_move(int n, const qw_usercmd *cmd, bool spectator,
     QCG_FIELDS(f);
     sv_player *p = &sv.players[n - 1];
     qw_pmove pm;
-    float origin[3], mins[3], velocity[3], v_angle[3];
-    qcg_vec(n, f->origin, origin);
-    qcg_vec(n, f->mins, mins);
-    qcg_vec(n, f->velocity, velocity);
-    qcg_vec(n, f->v_angle, v_angle);
+    const qc_word *ed_in = qcg_ed(n);
+    float mins[3];
+    player_start st;
     for (int i = 0; i < 3; i++) {
-        pm.origin[i] = origin[i] + (mins[i] - player_mins[i]);
-        pm.velocity[i] = velocity[i];
-        pm.angles[i] = v_angle[i];
+        mins[i] = ed_in[f->mins + i].f;
+        st.origin[i] = ed_in[f->origin + i].f + (mins[i] - player_mins[i]);
+        st.velocity[i] = ed_in[f->velocity + i].f;
+        st.angles[i] = ed_in[f->v_angle + i].f;
     }
-    pm.oldbuttons = p->oldbuttons;
-    pm.waterjumptime = qcg_float(n, f->teleport_time);
-    pm.pm_type = spectator ? QW_PM_SPECTATOR
+    st.oldbuttons = p->oldbuttons;
+    st.waterjumptime = qcg_float(n, f->teleport_time);
+    st.pm_type = spectator ? QW_PM_SPECTATOR
                  : qcg_float(n, f->health) <= 0 ? QW_PM_DEAD : QW_PM_NORMAL;
-    pm.cmd.msec = cmd->msec;
-    qw_vec_copy(cmd->angles, pm.cmd.angles);
-    pm.cmd.forwardmove = cmd->forwardmove;
-    pm.cmd.sidemove = cmd->sidemove;
-    pm.cmd.upmove = cmd->upmove;
-    pm.cmd.buttons = cmd->buttons;
-    pm.bsp = sv.bsp;
-    pm.numphysent = 1;
-    memset(&pm.physents[0], 0, sizeof pm.physents[0]);
+    pmove_start(&pm, st, cmd);
     if (!spectator)
         qw_pmove_add_area_physents(&pm, &sv.area, qcg_link(n),
                                    qw_pmove_reach(&pm, &sv.movevars, 256));
@@ -385,12 +409,17 @@ void sv_qcgame_map_ending(void)
     }
 }
 
-/* Stores v into dst where it differs: to a transaction a store is a change. */
-LIBTM_SAFE static void update_vec(float *dst, const float *src)
+/* Stores edict n's vector field into dst where it differs (to a transaction a store is a
+ * change), with no copy between: a local array filled and read back costs six barriers in a
+ * transaction (its address is taken). */
+LIBTM_SAFE static void update_vec_from(float *dst, int n, int field)
 {
-    for (int i = 0; i < 3; i++)
-        if (dst[i] != src[i])
-            dst[i] = src[i];
+    const qc_word *w = qcg_ed(n) + field;
+    for (int i = 0; i < 3; i++) {
+        float x = w[i].f;
+        if (dst[i] != x)
+            dst[i] = x;
+    }
 }
 
 LIBTM_SAFE void qcg_view_player(int slot)
@@ -398,11 +427,8 @@ LIBTM_SAFE void qcg_view_player(int slot)
     int n = slot + 1;
     QCG_FIELDS(f);
     sv_player *p = &sv.players[slot];
-    float v[3];
-    qcg_vec(n, f->origin, v);
-    update_vec(p->origin, v);
-    qcg_vec(n, f->velocity, v);
-    update_vec(p->velocity, v);
+    update_vec_from(p->origin, n, f->origin);
+    update_vec_from(p->velocity, n, f->velocity);
     bool dead = qcg_float(n, f->health) <= 0;
     if (p->dead != dead)
         p->dead = dead;

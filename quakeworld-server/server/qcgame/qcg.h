@@ -158,6 +158,15 @@ LIBTM_SAFE static inline void qcg_set_int(int n, int field, int v)
     if (field >= 0)
         qcg_ed(n)[field].i = v;
 }
+/* A vector field as a value (see qcg_link_edict). */
+typedef struct qcg_vec3 {
+    float v[3];
+} qcg_vec3;
+LIBTM_SAFE static inline qcg_vec3 qcg_vec3_of(int n, int field)
+{
+    const qc_word *w = qcg_ed(n) + field;
+    return (qcg_vec3){{w[0].f, w[1].f, w[2].f}};
+}
 LIBTM_SAFE static inline void qcg_vec(int n, int field, float out[3])
 {
     const qc_word *w = qcg_ed(n) + field;
@@ -178,13 +187,18 @@ LIBTM_SAFE static inline int qcg_ent(int n, int field)
     int e = qcg_int(n, field);
     return e > 0 && e < QCG_MAX_EDICTS ? e : 0;
 }
-LIBTM_SAFE static inline bool qcg_in_use(int n)
-{
-    return n >= 0 && n < QCG_MAX_EDICTS && qcg.edicts[n].state == EDICT_USED;
-}
-
 /* Players are edicts 1..32 (slot + 1). */
 #define QCG_FIRST_NONPLAYER (QW_MAX_CLIENTS + 1)
+
+/* The world's and the players' edicts always exist: their state is set once before the game
+ * runs and no free reaches them (edicts.c), so for them nothing is read -- a scan over the
+ * players then reads no shared word for it (a barrier each in a transaction). */
+LIBTM_SAFE static inline bool qcg_in_use(int n)
+{
+    return n >= 0 && n < QCG_MAX_EDICTS &&
+           (n < QCG_FIRST_NONPLAYER || qcg.edicts[n].state == EDICT_USED);
+}
+
 LIBTM_PURE static inline bool qcg_is_player(int n)
 {
     return n >= 1 && n <= QW_MAX_CLIENTS;

@@ -8,7 +8,6 @@
 #include "net/inbox.h"
 #include "net/reliable.h"
 #include "sched/lpt.h"
-#include "stats/counters.h"
 
 sv_sched_mode sv_sched = SCHED_STATIC;
 
@@ -120,7 +119,6 @@ void sv_sched_plan_frame(void)
         note_static_frame();
         return;
     }
-    double t0 = sv_clock();
     sv_job_plan *plan = &sv_frame_plan;
     sv_jobs_build(plan, job_weight);
     int n = plan->num_jobs;
@@ -144,7 +142,6 @@ void sv_sched_plan_frame(void)
         clients += plan->jobs[job].count;
     }
     last_frame = (frame_jobs){n, clients, max, sum};
-    sv_stats_thread()->jobs_seconds += sv_clock() - t0;
 }
 
 /* A client's packets (netchan, commands), timed for -jobweight cost. */
@@ -225,7 +222,6 @@ void sv_sched_deferred(int *clients, int *shots, int *rockets)
 
 void sv_sched_serial_phase(void)
 {
-    double t0 = sv_clock();
     /* the tree first, so that the pellets meet everybody where they ended RP; the rest of
      * the deferred clients' packets came after every shot of that RP */
     sv_game_finish_jobs(sv.opt.threads);
@@ -234,5 +230,4 @@ void sv_sched_serial_phase(void)
         if (cl->resume.pending)
             sv_client_resume(cl);
     }
-    sv_stats_thread()->serial_seconds += sv_clock() - t0;
 }

@@ -1,17 +1,26 @@
 /* Per-thread counters (see stats/counters.h). */
 #include "stats/counters.h"
 
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 
 #include "clock.h"
 #include "server.h"
+#include "sync/critical_sections.h"
 
 static sv_thread_stats stats[SV_MAX_THREADS];
 static int nthreads;
 static double start_time, start_cpu_ms;
 static uint64_t start_ticks;
 static struct libtm_totals start_tm;
+/* each thread's CPU clock, noted when it enters the frame loop */
+static clockid_t cpu_clock[SV_MAX_THREADS];
+static bool has_cpu_clock[SV_MAX_THREADS];
+/* a thread's CPU time when it left the frame loop (its clock ends with it) */
+static double cpu_at_end[SV_MAX_THREADS];
+static bool ended[SV_MAX_THREADS];
 
 /* only libtm has them (GCC's libitm does not) */
 #pragma weak libtm_totals_read
@@ -53,16 +62,38 @@ double sv_stats_start_cpu_ms(void)
     return start_cpu_ms;
 }
 
-/* the calling thread's current move command: its attempts so far and when the first and the
- * last began */
+/* only libtm has it: the mode its adaptive policy runs ("serial": one transaction at a time) */
+#pragma weak libtm_adaptive_mode
+
+/* Whether the calling thread's transaction runs in one of libtm's serial turns: irrevocable,
+ * or begun while libtm's policy runs every transaction alone. */
+static bool in_serial_turn(void) LIBTM_PURE;
+static bool in_serial_turn(void)
+{
+    if (!SV_HAVE_TM || (sv_sync != SYNC_STM && sv_sync != SYNC_STMLOCK))
+        return false;
+#if SV_HAVE_TM
+    if (_ITM_inTransaction() == LIBTM_IRREVOCABLE)
+        return true;
+#endif
+    if (!libtm_adaptive_mode)
+        return false;
+    const char *mode = libtm_adaptive_mode();
+    return mode && !strcmp(mode, "serial");
+}
+
+/* the calling thread's current move command: its attempts so far, when the first and the
+ * last began, whether the last ran in a serial turn, and the thread's lock wait at entry */
 static __thread struct {
     unsigned attempts;
-    uint64_t first, last;
+    bool serial;
+    uint64_t first, last, lock_wait;
 } command;
 
 uint64_t sv_stats_command_enter(void)
 {
     command.attempts = 0;
+    command.lock_wait = sv_stats_thread()->lock_wait_ticks;
     return sv_stats_ticks();
 }
 
@@ -72,6 +103,7 @@ void sv_stats_command_attempt(void)
     if (command.attempts++ == 0)
         command.first = now;
     command.last = now;
+    command.serial = in_serial_turn();
 }
 
 void sv_stats_command_leave(uint64_t entered)
@@ -80,10 +112,46 @@ void sv_stats_command_leave(uint64_t entered)
     uint64_t now = sv_stats_ticks();
     if (command.attempts == 0) /* not run (cannot happen: every section runs its body) */
         return;
-    st->cmd_entry_ticks += command.first - entered;
+    uint64_t entry = command.first - entered, lock_wait = st->lock_wait_ticks - command.lock_wait;
+    st->cmd_entry_ticks += entry;
+    st->cmd_lock_wait_ticks += lock_wait < entry ? lock_wait : entry;
     st->cmd_aborted_ticks += command.last - command.first;
     st->cmd_ticks += now - command.last;
+    if (command.serial) {
+        st->cmd_serial_ticks += now - command.last;
+        st->cmd_serial++;
+    }
     st->cmd_restarts += command.attempts - 1;
+}
+
+void sv_stats_timeline_start(void)
+{
+    sv_stats_thread()->mark = sv_stats_ticks();
+    ended[sv_thread_index] = false;
+    has_cpu_clock[sv_thread_index] =
+        pthread_getcpuclockid(pthread_self(), &cpu_clock[sv_thread_index]) == 0;
+}
+
+void sv_stats_timeline_end(void)
+{
+    cpu_at_end[sv_thread_index] = sv_stats_thread_cpu_seconds(sv_thread_index);
+    ended[sv_thread_index] = true;
+}
+
+double sv_stats_thread_cpu_seconds(int t)
+{
+    struct timespec ts;
+    if (ended[t])
+        return cpu_at_end[t];
+    if (!has_cpu_clock[t] || clock_gettime(cpu_clock[t], &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t sv_stats_total_ticks(const sv_thread_stats *st)
+{
+    return st->idle_ticks + st->u_ticks + st->serial_ticks + st->jobs_ticks + st->rp_ticks +
+           st->s_ticks + st->wait_serial_ticks + st->wait_rp_ticks + st->other_ticks;
 }
 
 double sv_stats_tick_seconds(void)

@@ -20,23 +20,33 @@ typedef struct sv_thread_stats {
     uint64_t packets;          /* sequenced client packets accepted and processed */
     uint64_t commands;         /* movement commands run */
     uint64_t bad_packets;      /* client packets rejected */
-    double u_seconds, rp_seconds, s_seconds, wait_seconds;
-    /* wait_seconds by barrier and how: the serial one (workers wait there through the
-     * master's receive + U, the master for the workers' end of S) and the one between RP and
-     * S, spinning or asleep (sync/barrier.h) */
+    /* Every moment of the thread's time since it entered the frame loop is in exactly one of
+     * these (sv_stats_phase_end: one time-stamp read per phase boundary), so they add up to
+     * its total: receive + U, the serial phase and job planning (master), RP, S, the serial
+     * barrier (workers: through the master's receive + U; master: for the workers' end of S),
+     * the barrier between RP and S, and what lies between phases (frame bookkeeping, the
+     * qwsv-stats lines). */
+    uint64_t idle_ticks, u_ticks, serial_ticks, jobs_ticks, rp_ticks, s_ticks;
+    uint64_t wait_serial_ticks, wait_rp_ticks, other_ticks;
+    /* of the waits, spinning (with sched_yield) and asleep on the futex (sync/barrier.h); the
+     * rest is the barrier's own code, futex wake-ups included */
     double wait_serial_spin_seconds, wait_serial_sleep_seconds;
     double wait_rp_spin_seconds, wait_rp_sleep_seconds;
     uint64_t wait_sleeps;      /* waits that ended asleep (a futex wake-up each) */
-    /* of rp_seconds, the move commands (net/inbox.c): the attempt that finished (useful
-     * work), the entry before the first attempt (the global lock, libtm's begin and its
-     * serial turns) and the attempts that restarted (aborted work) */
-    uint64_t cmd_ticks, cmd_entry_ticks, cmd_aborted_ticks; /* sv_stats_ticks */
+    /* of rp_ticks, the move commands (net/inbox.c): the attempt that finished (useful
+     * work), the entry before the first attempt and the attempts that restarted (aborted
+     * work); of the entry, the lock's wait (the rest of it, under stm, is libtm's begin:
+     * waiting for a serial turn, or for another thread's to end) */
+    uint64_t cmd_ticks, cmd_entry_ticks, cmd_aborted_ticks;
+    uint64_t cmd_lock_wait_ticks;
+    /* of cmd_ticks, the commands whose attempt ran in one of libtm's serial turns (libtm's
+     * policy running one transaction at a time, or irrevocable), and how many */
+    uint64_t cmd_serial_ticks, cmd_serial;
     uint64_t cmd_restarts;
     uint64_t replay_ticks;     /* -replay: the virtual clients' own side of the packets */
-    double idle_seconds;       /* master: waiting for packets (select) */
-    double lock_wait_seconds;  /* waiting for the global lock (lock, stmlock) */
-    double jobs_seconds;       /* master: planning the frame's jobs (-sched lpt) */
-    double serial_seconds;     /* master: the serial phase (-sched lpt) */
+    uint64_t idle_replay_ticks; /* of replay_ticks, the master's in idle_ticks (the rest in S) */
+    uint64_t lock_wait_ticks;  /* waiting for the global or region locks, in any phase */
+    uint64_t mark;             /* the thread's last phase boundary (not a counter) */
     uint64_t cs_entries[CS_COUNT];
     uint64_t rockets;          /* rockets launched */
     uint64_t rocket_kills;     /* players killed by a rocket (their own too) */
@@ -49,13 +59,14 @@ typedef struct sv_thread_stats {
 
 /* Every scalar counter above but frames (the master's alone): what the qwsv-stats lines take
  * differences of and add up over threads. A new counter goes here too. */
-#define SV_STATS_SUMMED(X) X(packets) X(commands) X(bad_packets) X(u_seconds) X(rp_seconds) \
-    X(s_seconds) X(wait_seconds) X(wait_serial_spin_seconds) X(wait_serial_sleep_seconds)    \
-    X(wait_rp_spin_seconds) X(wait_rp_sleep_seconds) X(wait_sleeps) X(cmd_ticks)           \
-    X(cmd_entry_ticks) X(cmd_aborted_ticks) X(cmd_restarts) X(replay_ticks)                \
-    X(idle_seconds) X(lock_wait_seconds) X(jobs_seconds)                                    \
-    X(serial_seconds) X(rockets) X(rocket_kills) X(telefrags) X(kills) X(deaths) X(pickups)  \
-    X(qc_errors) X(replayed_replies) X(replayed_bytes)
+#define SV_STATS_SUMMED(X) X(packets) X(commands) X(bad_packets) X(idle_ticks) X(u_ticks)   \
+    X(serial_ticks) X(jobs_ticks) X(rp_ticks) X(s_ticks) X(wait_serial_ticks)                \
+    X(wait_rp_ticks) X(other_ticks) X(wait_serial_spin_seconds) X(wait_serial_sleep_seconds) \
+    X(wait_rp_spin_seconds) X(wait_rp_sleep_seconds) X(wait_sleeps) X(cmd_ticks)             \
+    X(cmd_entry_ticks) X(cmd_aborted_ticks) X(cmd_lock_wait_ticks) X(cmd_serial_ticks)       \
+    X(cmd_serial) X(cmd_restarts) X(replay_ticks) X(idle_replay_ticks) X(lock_wait_ticks)    \
+    X(rockets) X(rocket_kills) X(telefrags) X(kills) X(deaths) X(pickups) X(qc_errors)       \
+    X(replayed_replies) X(replayed_bytes)
 
 /* Zeroes the counters of `threads` threads and notes the time counting starts. */
 void sv_stats_init(int threads);
@@ -71,6 +82,29 @@ static inline uint64_t sv_stats_ticks(void)
     return __builtin_ia32_rdtsc();
 }
 double sv_stats_tick_seconds(void);
+
+/* The calling thread's time line: sv_stats_timeline_start when it enters the frame loop (what
+ * came before is start-up, not counted), sv_stats_phase_end(&st->X_ticks) at the end of each
+ * phase: the time since the last boundary goes to that phase. sv_stats_phase_begin at a
+ * phase's start puts what lay between the phases in other_ticks. */
+void sv_stats_timeline_start(void);
+/* When the thread leaves the frame loop: its CPU time stays readable after it exits. */
+void sv_stats_timeline_end(void);
+static inline void sv_stats_phase_end(sv_thread_stats *st, uint64_t *phase)
+{
+    uint64_t now = sv_stats_ticks();
+    *phase += now - st->mark;
+    st->mark = now;
+}
+static inline void sv_stats_phase_begin(sv_thread_stats *st)
+{
+    sv_stats_phase_end(st, &st->other_ticks);
+}
+/* Thread t's CPU time so far (user + system, seconds; 0 before it entered the frame loop):
+ * its time line less what it spent descheduled -- other programs on its core, or asleep. */
+double sv_stats_thread_cpu_seconds(int t);
+/* Of a thread's counters, the time its time line covers (the sum of its phases), in ticks. */
+uint64_t sv_stats_total_ticks(const sv_thread_stats *st);
 
 /* A move command's times (cmd_ticks, cmd_entry_ticks, cmd_aborted_ticks, cmd_restarts): sv_stats_command_enter before its section, sv_stats_command_attempt first
  * thing inside it (again at each restart: pure, so what it notes survives the rollback), and

@@ -3,7 +3,6 @@
 
 #include <pthread.h>
 
-#include "clock.h"
 #include "stats/counters.h"
 
 /* Players are 32 units wide and items 62 (their trigger box widened for pickup): any object
@@ -41,9 +40,9 @@ static void lock_counted(pthread_mutex_t *m)
 {
     if (pthread_mutex_trylock(m) == 0)
         return;
-    double t0 = sv_clock();
+    uint64_t t0 = sv_stats_ticks();
     pthread_mutex_lock(m);
-    sv_stats_thread()->lock_wait_seconds += sv_clock() - t0;
+    sv_stats_thread()->lock_wait_ticks += sv_stats_ticks() - t0;
 }
 
 static void lock_leaves(qw_area_nodeset set)

@@ -93,6 +93,7 @@ define check_server
 @$(TEST_CASE) qwsv-replay --timeout 90 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-replay.sh 27541
 @$(TEST_CASE) qwsv-replay-work --timeout 120 -- env $(TEST_ENV) $(SERVER)/tests/test-replay-work.sh 27543
 @$(TEST_CASE) qwsv-replay-clock --timeout 90 -- env $(TEST_ENV) $(SERVER)/tests/test-replay-clock.sh 27545
+	@$(TEST_CASE) qwsv-accounting --timeout 90 -- env $(TEST_ENV) $(SERVER)/tests/test-accounting.sh 27571
 @$(TEST_CASE) qwsv-full --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-full.sh
 @$(TEST_CASE) qwsv-bigslots --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-bigslots.sh
 @$(TEST_CASE) qwsv-malformed --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-malformed.sh

@@ -279,8 +279,9 @@ class AtomicQuakeLoads(unittest.TestCase):
                "wait_serial_sleep_ms": "400", "wait_rp_sleep_ms": "0"}
         split = dict(zip([name for name, _ in atomic_quake.Report.SPLIT],
                          self.report.split_of(row)))
+        # a row of an older CSV (before total_ms): its lock wait was the commands'
         self.assertEqual(split["commands"], 5.0)
-        self.assertEqual(split["entry"], 0.5)          # the entry less the lock's wait
+        self.assertEqual(split["begin"], 0.5)          # the entry less the lock's wait
         self.assertEqual(split["lock wait"], 1.0)
         self.assertEqual(split["aborted"], 0.1)
         self.assertAlmostEqual(split["RP rest"], 0.9)  # 3000 - 2000 - 600 - 40
@@ -288,6 +289,22 @@ class AtomicQuakeLoads(unittest.TestCase):
         self.assertEqual(split["virtual clients"], 1.0)
         self.assertEqual(split["U"], 2.0)
         self.assertEqual((split["wait spin"], split["wait asleep"]), (1.0, 1.0))
+        self.assertEqual((split["wait rest"], split["other"], split["receive"]), (0, 0, 0))
+        # a row with every part of the threads' time line: the split adds up to total_ms
+        new = dict(row, cmd_lock_wait_ms="300", idle_ms="120", idle_replay_ms="40",
+                   jobs_ms="40", serial_ms="0", wait_serial_ms="640", wait_rp_ms="240",
+                   other_ms="20", s_ms="1560")
+        new["total_ms"] = str(sum(float(new[k]) for k in (
+            "idle_ms", "u_ms", "jobs_ms", "serial_ms", "rp_ms", "s_ms", "wait_serial_ms",
+            "wait_rp_ms", "other_ms")))
+        split = dict(zip([name for name, _ in atomic_quake.Report.SPLIT],
+                         self.report.split_of(new)))
+        self.assertAlmostEqual(sum(split.values()), float(new["total_ms"]) / 400)
+        self.assertEqual((split["lock wait"], split["begin"]), (0.75, 0.75))
+        self.assertEqual((split["receive"], split["U"]), (0.2, 2.1))
+        self.assertAlmostEqual(split["replies"], 3.0)      # 1560 - (400 - 40)
+        self.assertAlmostEqual(split["wait rest"], 0.2)    # 880 - 800
+        self.assertEqual(split["other"], 0.05)
         self.assertIsNone(self.report.split_of({"commands_per_s": "100000", "duration_s": "4"}))
         # the report prints the table only for rows that have the columns
         self.report.out = []
