@@ -10,7 +10,7 @@ import difflib
 import os
 import re
 
-from reports import apache_bench, atomic_quake, begin_commit, libtm_bench, libtm_cm_bench, memcache_soak, quake_qc, quake_sched, \
+from reports import apache_bench, atomic_quake, begin_commit, conflicts, libtm_bench, libtm_cm_bench, memcache_soak, quake_qc, quake_sched, \
     quake_sweep
 from reports.common import markdown_table, note, rows_of_run
 
@@ -198,6 +198,26 @@ def memcache_soak_sizes():
         memcache_soak.sizes_table(runs)
 
 
+# ---- why transactions aborted (LIBTM_CONFLICTS=1) ---------------------------------------------
+def conflict_table(name, command):
+    study = conflicts.Study(results(name))
+    return (caption(f"`{command}` (results/{name}): {study.summary()}") + study.reason_class_table()
+            + ["", "The most frequent rows:", ""] + study.readme_table())
+
+
+QUAKE_CONFLICTS = "scripts/quake-bench {qc}--threads 2 --sync stm-orec --load replay --waitall --conflicts"
+
+BLOCKS_CONFLICTS = {
+    "quake-conflicts-qc": lambda: conflict_table("conflicts-qc-oneroom-2-stm-orec-waitall.json",
+                                                 QUAKE_CONFLICTS.format(qc="--qc ")),
+    "quake-conflicts-c": lambda: conflict_table("conflicts-oneroom-2-stm-orec-waitall.json",
+                                                QUAKE_CONFLICTS.format(qc="")),
+    "apache-conflicts": lambda: conflict_table(
+        "apache-bench-conflicts-s2-mem-tm-c16-r1.json",
+        "scripts/apache-bench --modes mem-tm --clients 16 --s 2 --time 5 --repeats 1 --conflicts"),
+}
+
+
 # ---- the top README's headline --------------------------------------------------------------------
 def headline():
     """One row per goal of every study: what it asks, what was measured, the verdict."""
@@ -256,6 +276,7 @@ BLOCKS = {
     "memcache-soak": lambda: memcache_soak_table("memcache-soak"),
     "memcache-soak-before": lambda: memcache_soak_table("memcache-soak-before"),
     "memcache-soak-sizes": memcache_soak_sizes,
+    **BLOCKS_CONFLICTS,
 }
 
 
