@@ -99,6 +99,27 @@ def atomic_quake_games():
         atomic_quake.games_table([("C", c_game), ("id's", qc_game)])
 
 
+def atomic_quake_qc_report():
+    return atomic_quake.Report(results("atomic-quake-qc.csv"), results("atomic-quake-qc-blocks.csv"), None)
+
+
+def atomic_quake_qc_caption(report, what):
+    return caption(f"{what}: `scripts/quake-bench --paper --qc`, run {report.run}, "
+                   f"{report.load_name(report.load)}; {report.machine}")
+
+
+def atomic_quake_qc_table1():
+    """The server README's Table 1 on id's game, the paper's abort rates beside STM's."""
+    report = atomic_quake_qc_report()
+    return atomic_quake_qc_caption(report, "Table 1") + report.readme_table1()
+
+
+def atomic_quake_qc_figure3():
+    """The server README's Figure 3 data on id's game (medians of the rounds)."""
+    report = atomic_quake_qc_report()
+    return atomic_quake_qc_caption(report, "Figure 3") + report.readme_figure3()
+
+
 def quake_sweep_table():
     run, rows = rows_of_run("readme-tables", results("quake-bench.csv"), "commands_per_s", "quake-bench --sweep")
     labels = {"lock": "lock", "region": "region", "stm": "stm (libtm)", "stmlock": "stmlock (libtm)",
@@ -245,6 +266,8 @@ BLOCKS = {
     "libtm-cm": libtm_cm,
     "atomic-quake": atomic_quake_goals,
     "atomic-quake-games": atomic_quake_games,
+    "atomic-quake-qc-table1": atomic_quake_qc_table1,
+    "atomic-quake-qc-figure3": atomic_quake_qc_figure3,
     "quake-sweep": quake_sweep_table,
     "quake-sched": quake_sched_table,
     "quake-qc": quake_qc_table,
