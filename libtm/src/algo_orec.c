@@ -4,17 +4,21 @@
  * to one orec. An orec holds either a version (the commit time << 1) or, while a writer owns
  * it, the owner's descriptor address | 1. A transaction reads at a snapshot time: a read
  * checks that the stripe's orec is unlocked and not newer than the snapshot, copies the data
- * and checks the orec again; only the orec's address is logged. An orec newer than the
+ * and checks the orec again, and logs the address and the value. An orec newer than the
  * snapshot, or another thread waiting for this transaction to move on (privatization.c),
  * extends the snapshot: every logged orec must still be unlocked (or ours) and not newer than
- * the old snapshot, then the snapshot becomes the current time. This gives opacity: every
- * read belongs to one consistent snapshot. The read fast path compares the orec with the
- * descriptor's read limit (tx.h) instead, which is the snapshot or lower.
+ * the old snapshot, or else every logged value must still be in memory, checked against one
+ * bound (values_hold), then the snapshot becomes the current time. This gives opacity: every
+ * read belongs to one consistent snapshot. The values make a write to other words of a stripe,
+ * or to a stripe that shares the orec, abort nobody (orec's false conflicts). The read fast
+ * path compares the orec with the descriptor's read limit (tx.h) instead, which is the
+ * snapshot or lower.
  *
  * Writes lock the orec at encounter time (conflicts go to the contention manager), undo-log
- * the old bytes and store in place. Commit validates the reads and releases the orecs with
- * the commit time. Rollback (after the core restored the undo log) releases them with a fresh
- * time, so that a reader that copied a dirty value can never see the same version again.
+ * the old bytes and store in place. Commit validates the reads (the same way) and releases
+ * the orecs with the commit time. Rollback (after the core restored the undo log) releases
+ * them with a fresh time, so that a reader that copied a dirty value can never see the same
+ * version again.
  *
  * The commit time is the clock + 1, read after every lock is held, and the commit does not
  * advance the clock (TL2's GV5): a commit writes no shared cache line besides its data and
@@ -75,18 +79,128 @@ static void clock_reach(uint64_t time)
 }
 static inline uint64_t version_of(uint64_t v) { return v >> 1; }
 
-/* Every logged orec still unlocked (or ours) and not newer than the snapshot. An orec that we
- * locked after reading it was not newer than the snapshot when we locked it (acquire extends
- * first), and nobody else could change it since. */
-static bool reads_valid(struct tm_tx *tx, const struct orec_tx *s)
+/* Every logged read's orec still unlocked (or ours) and not newer than the snapshot. An orec
+ * that we locked after reading it was not newer than the snapshot when we locked it (acquire
+ * extends first), and nobody else could change it since. (tm_orec_for ignores the length in
+ * the entry's top bits.) */
+static bool versions_hold(struct tm_tx *tx, const struct orec_tx *s)
 {
     uint64_t mine = tm_orec_locked_by(tx), limit = s->snapshot << 1;
-    for (orec_t **e = s->read_base; e < s->read_next; e++) {
-        uint64_t v = atomic_load_explicit(*e, memory_order_relaxed);
+    for (const struct orec_read *e = s->read_base; e < s->read_next; e++) {
+        uint64_t v = atomic_load_explicit(tm_orec_for(e->addr_len), memory_order_relaxed);
         if (v > limit && v != mine) /* locked values are odd and larger than any version */
             return false;
     }
     return true;
+}
+
+static uint64_t load_logged(const struct orec_read *e)
+{
+    const void *p = (const void *)(e->addr_len & (((uintptr_t)1 << OREC_READ_LEN_SHIFT) - 1));
+    uint64_t v = 0;
+    switch (e->addr_len >> OREC_READ_LEN_SHIFT) {
+    case 1: __builtin_memcpy(&v, p, 1); break;
+    case 2: __builtin_memcpy(&v, p, 2); break;
+    case 4: __builtin_memcpy(&v, p, 4); break;
+    case 8: __builtin_memcpy(&v, p, 8); break;
+    default: __builtin_memcpy(&v, p, e->addr_len >> OREC_READ_LEN_SHIFT); break;
+    }
+    return v;
+}
+
+/* How a value revalidation ended: every read holds at the bound, one changed, or they would
+ * hold at a later time (an orec's version is newer than the bound: a commit that may be the
+ * clock + 1, see the top of the file). */
+enum validation { READS_HOLD, READS_CHANGED, READS_NEED_LATER };
+
+/* How long a value revalidation waits for another writer's lock on a record it read (about
+ * 7 us at 3 GHz): the holder is usually committing a neighbour's write, and then the words
+ * are judged at a later bound (its version is above this one); a holder that waits for us, or is preempted, is given up. */
+#define LOCK_WAIT_CYCLES 20000
+
+/* The orec, once unlocked, or still locked after LOCK_WAIT_CYCLES. */
+static uint64_t wait_unlocked(orec_t *o)
+{
+    uint64_t until = tm_cycles() + LOCK_WAIT_CYCLES, v;
+    do {
+        for (int i = 0; i < 8; i++)
+            __builtin_ia32_pause();
+        v = atomic_load_explicit(o, memory_order_acquire);
+    } while (is_locked(v) && tm_cycles() < until);
+    return v;
+}
+
+/* Value revalidation, NOrec's check made to fit orecs: every read not under our own lock is
+ * checked, in one pass after the caller read the clock (`bound`): its orec unlocked at a
+ * version v <= bound, its words equal to the logged value, the orec still v after them. Then
+ * each location held the logged value at time `bound`: commits up to the bound locked before
+ * the clock was read and show in v (or as a lock); a later writer shows as a version above the
+ * bound, or locks after the check and serialises after the bound.
+ *
+ * Every read is checked by value, not only those whose orec moved: data that a privatizing
+ * commit made private is written with plain stores that no orec shows, and a pointer to it
+ * may be published again with the same value (what 82f6087 missed: a node's word kept its
+ * orec but not its value while its slot went from the node to NULL and back). The slot's
+ * republishing commit happens after the word's check, so its version is above the bound and
+ * the pass is redone at a later bound, where the word no longer matches. Skipped: reads of
+ * frames called inside the transaction (between the thread's stack bottom and the outermost
+ * begin's CFA, as norec does), which only this thread writes, with direct stores that change
+ * their values; and reads under our own lock: once a transaction is dirty a privatizer waits
+ * for it (privatization.c) and writes nothing it read until it has validated past the
+ * privatizing commit; a lock taken while such a request was pending is validated by versions
+ * alone (acquire_slow). */
+static enum validation values_hold(struct tm_tx *tx, const struct orec_tx *s, uint64_t bound,
+                                   uint64_t *later)
+{
+    uint64_t mine = tm_orec_locked_by(tx), newest = 0;
+    uintptr_t frames_lo = tx->stack_lo, frames_hi = (uintptr_t)tx->jb.cfa;
+    if (frames_lo == 0) /* the thread library did not say: the live frames only */
+        __asm__("movq %%rsp, %0" : "=r"(frames_lo));
+    for (const struct orec_read *e = s->read_base; e < s->read_next; e++) {
+        orec_t *o = tm_orec_for(e->addr_len);
+        uint64_t v = atomic_load_explicit(o, memory_order_acquire);
+        uintptr_t addr = e->addr_len & (((uintptr_t)1 << OREC_READ_LEN_SHIFT) - 1);
+        if (v == mine || (addr >= frames_lo && addr < frames_hi))
+            continue;
+        if (is_locked(v) && is_locked(v = wait_unlocked(o)))
+            return READS_CHANGED;
+        uint64_t now = load_logged(e);
+        atomic_thread_fence(memory_order_acquire);
+        if (now != e->value || atomic_load_explicit(o, memory_order_relaxed) != v)
+            return READS_CHANGED;
+        if (version_of(v) > bound && version_of(v) > newest)
+            newest = version_of(v);
+    }
+    *later = newest;
+    return newest ? READS_NEED_LATER : READS_HOLD;
+}
+
+/* Value revalidations that ask for a later bound before giving up (each moves the clock). */
+#define VALUE_ROUNDS 4
+
+/* Whether every read holds at *time, a time the clock reached after every lock was held
+ * (the caller read it); *time may move forward. By versions first (nothing moved: the usual
+ * case), then, unless `by_value` is false, by values. */
+static bool reads_hold(struct tm_tx *tx, const struct orec_tx *s, uint64_t *time, bool by_value)
+{
+    if (likely(versions_hold(tx, s)))
+        return true;
+    if (!by_value)
+        return false;
+    for (int round = 0; round < VALUE_ROUNDS; round++) {
+        uint64_t later;
+        switch (values_hold(tx, s, *time, &later)) {
+        case READS_HOLD:
+            return true;
+        case READS_CHANGED:
+            return false;
+        case READS_NEED_LATER:
+            clock_reach(later);
+            *time = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
+            break;
+        }
+    }
+    return false;
 }
 
 /* Raises the read fast path's limit to the snapshot, unless a waiting thread just set it to
@@ -116,7 +230,7 @@ static void raise_limit(struct tm_tx *tx, uint64_t seen, uint64_t snapshot)
  * clock before (its request is a release store after its commit), so its commit time is at
  * most the new snapshot, and the requester, which waits until the dirty transactions it
  * asked have published at least its commit time, is not kept waiting until they end. */
-static void extend_or_restart(struct tm_tx *tx)
+static void extend(struct tm_tx *tx, bool by_value)
 {
     struct orec_tx *s = tm_orec_state(tx);
     uint64_t seen = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
@@ -128,11 +242,16 @@ static void extend_or_restart(struct tm_tx *tx)
     } else {
         now = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
     }
-    if (!reads_valid(tx, s))
+    if (!reads_hold(tx, s, &now, by_value))
         tm_restart(tx, ABORT_VALIDATE);
     s->snapshot = now;
     tm_publish(tx, now);
     raise_limit(tx, seen, now);
+}
+
+static void extend_or_restart(struct tm_tx *tx)
+{
+    extend(tx, true);
 }
 
 static void orec_begin(struct tm_tx *tx)
@@ -153,17 +272,16 @@ static void orec_begin(struct tm_tx *tx)
      * newer versions take the slow path once and raise it. */
 }
 
-void tm_orec_log_grow(struct orec_tx *s, orec_t *o)
+void tm_orec_log_grow(struct orec_tx *s)
 {
     size_t used = (size_t)(s->read_next - s->read_base);
     size_t cap = s->read_base ? (size_t)(s->read_end - s->read_base) * 2 : 256;
-    orec_t **base = realloc(s->read_base, cap * sizeof *base);
+    struct orec_read *base = realloc(s->read_base, cap * sizeof *base);
     if (!base)
         tm_fatal("out of memory growing a read log to %zu entries", cap);
     s->read_base = base;
     s->read_next = base + used;
     s->read_end = base + cap;
-    *s->read_next++ = o;
 }
 
 static inline void copy_small(void *dst, const void *src, size_t n)
@@ -174,6 +292,20 @@ static inline void copy_small(void *dst, const void *src, size_t n)
     case 4: __builtin_memcpy(dst, src, 4); break;
     case 8: __builtin_memcpy(dst, src, 8); break;
     default: memcpy(dst, src, n); break;
+    }
+}
+
+/* Logs the `n` bytes read at `src` (copied to `dst`), as entries of at most 8 bytes. */
+static void log_bytes(struct orec_tx *s, const uint8_t *src, const uint8_t *dst, size_t n)
+{
+    while (n) {
+        size_t k = n < 8 ? n : 8;
+        uint64_t value = 0;
+        copy_small(&value, dst, k);
+        tm_orec_log_read(s, (uintptr_t)src, value, k);
+        src += k;
+        dst += k;
+        n -= k;
     }
 }
 
@@ -205,7 +337,7 @@ static void read_chunk(struct tm_tx *tx, const uint8_t *src, uint8_t *dst, size_
         copy_small(dst, src, n);
         atomic_thread_fence(memory_order_acquire);
         if (likely(atomic_load_explicit(o, memory_order_relaxed) == v && !tm_move_requested(tx))) {
-            tm_orec_log_read(s, o);
+            log_bytes(s, src, dst, n);
             return;
         }
     }
@@ -260,9 +392,11 @@ void tm_orec_acquire_slow(struct tm_tx *tx, orec_t *o)
             e->orec = o;
             e->previous = v;
             /* A privatizing committer that did not see the dirty flag has lowered the limit
-             * before looking: validate before writing (privatization.c). */
+             * before looking: validate before writing (privatization.c). By versions only:
+             * the committer did not wait for us, so plain stores may have changed what we
+             * read in this stripe, which values_hold would skip as ours. */
             if (unlikely(tm_move_requested(tx)))
-                extend_or_restart(tx);
+                extend(tx, false);
             return;
         }
     }
@@ -319,9 +453,10 @@ static bool orec_commit(struct tm_tx *tx, uint64_t *privatization_time)
     if (s->alone) {
         ct = atomic_fetch_add_explicit(&global_clock.now, 1, memory_order_acq_rel) + 1;
     } else {
-        ct = atomic_load_explicit(&global_clock.now, memory_order_seq_cst) + 1;
-        if (!reads_valid(tx, s))
+        uint64_t time = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
+        if (!reads_hold(tx, s, &time, true))
             return false;
+        ct = time + 1;
     }
     release_all(s, ct);
     end(tx, s);
@@ -341,7 +476,8 @@ static void orec_rollback(struct tm_tx *tx)
 
 static bool orec_validate(struct tm_tx *tx)
 {
-    return reads_valid(tx, tm_orec_state(tx));
+    uint64_t time = atomic_load_explicit(&global_clock.now, memory_order_seq_cst);
+    return reads_hold(tx, tm_orec_state(tx), &time, true);
 }
 
 TM_SIZED_LOADS(tm_orec_load)

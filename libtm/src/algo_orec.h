@@ -9,22 +9,40 @@
 
 /* 2^16 orecs (512 KB): enough stripes that unrelated data rarely shares an orec, few enough
  * that the table mostly stays in the caches (a 2^20 table costs a cache miss per read). */
+#ifndef OREC_BITS /* -DOREC_BITS=N -DSTRIPE_SHIFT=N (N >= 3) build other maps to measure */
 #define OREC_BITS 16
+#endif
 #define OREC_COUNT (1u << OREC_BITS)
+#ifndef STRIPE_SHIFT
 #define STRIPE_SHIFT 5
+#endif
 #define STRIPE_SIZE (1u << STRIPE_SHIFT)
 
 /* A version (the commit time << 1), or the owner's descriptor address | 1 while locked. */
 typedef _Atomic uint64_t orec_t;
 extern orec_t tm_orecs[OREC_COUNT] __attribute__((visibility("hidden")));
 
-/* The transaction's private state (algo.h). The read log is an array of orec addresses kept
- * as pointers, which makes an append three instructions; a stripe read twice is logged twice
- * (skipping a repeat of the last entry cost rbtree 16k 27 instructions an operation more than
- * it saved). */
+/* One read: its address, with its length (1..8 bytes) in the top bits, and the value read.
+ * The orec follows from the address. The value lets a validation that finds an orec newer
+ * than the snapshot check the words themselves (algo_orec.c: value revalidation), so that a
+ * write to other words of the stripe, or to another stripe with the same orec, aborts nobody.
+ * Reads of more than 8 bytes are logged as several entries. */
+struct orec_read {
+    uintptr_t addr_len;
+    uint64_t value;
+};
+#define OREC_READ_LEN_SHIFT 60
+static inline uintptr_t tm_orec_read_tag(uintptr_t addr, size_t len)
+{
+    return addr | ((uintptr_t)len << OREC_READ_LEN_SHIFT);
+}
+
+/* The transaction's private state (algo.h). The read log is an array of struct orec_read
+ * kept as pointers; a location read twice is logged twice (skipping a repeat of the last
+ * entry cost rbtree 16k 27 instructions an operation more than it saved). */
 struct orec_tx {
     uint64_t snapshot;
-    orec_t **read_next, **read_end, **read_base;
+    struct orec_read *read_next, *read_end, *read_base;
     struct tm_log locks;    /* struct lock_entry */
     bool alone; /* no other thread was registered at begin: none can commit meanwhile */
 };
@@ -40,15 +58,17 @@ static inline orec_t *tm_orec_for(uintptr_t addr)
     return &tm_orecs[(addr >> STRIPE_SHIFT) & (OREC_COUNT - 1)];
 }
 
-/* Appends `o` to a full read log. */
-void tm_orec_log_grow(struct orec_tx *s, orec_t *o) __attribute__((visibility("hidden"), noinline));
+/* Makes room in a full read log. */
+void tm_orec_log_grow(struct orec_tx *s) __attribute__((visibility("hidden"), noinline));
 
-static inline void tm_orec_log_read(struct orec_tx *s, orec_t *o)
+/* Logs a read of `len` (1..8) bytes at `addr` whose value is `value`. */
+static inline void tm_orec_log_read(struct orec_tx *s, uintptr_t addr, uint64_t value, size_t len)
 {
     if (unlikely(s->read_next == s->read_end))
-        tm_orec_log_grow(s, o);
-    else
-        *s->read_next++ = o;
+        tm_orec_log_grow(s);
+    struct orec_read *e = s->read_next++;
+    e->addr_len = tm_orec_read_tag(addr, len);
+    e->value = value;
 }
 
 /* What a locked orec holds: the owner's descriptor address | 1. */
@@ -128,12 +148,16 @@ static inline uint64_t tm_orec_load(struct tm_tx *tx, const void *addr, size_t l
         atomic_thread_fence(memory_order_acquire);
         uint64_t limit = atomic_load_explicit(&tx->read_limit, memory_order_relaxed);
         struct orec_tx *s = tm_orec_state(tx);
-        orec_t **e = s->read_next;
+        struct orec_read *e = s->read_next;
         /* A full log takes the slow path too: the fast path then calls nothing, and needs no
          * register that a call would make it save. */
         if (likely(v < limit && atomic_load_explicit(o, memory_order_relaxed) == v &&
                    e != s->read_end)) {
-            *e = o;
+            e->addr_len = tm_orec_read_tag(a, len);
+            /* Two plain stores: GCC would otherwise build a vector of them (4 instructions
+             * more than these 2). */
+            __asm__ volatile("" ::: "memory");
+            e->value = value;
             s->read_next = e + 1;
             return value;
         }

@@ -11,6 +11,10 @@
  *       waits only in its first attempt, so a run has exactly the aborts the rounds make.
  *       Needs a forced software algorithm (LIBTM_ALGO): hardware transactions cannot wait
  *       for each other.
+ *   conflicts held [--rounds=N]    orec with LIBTM_CM=immediate: a writer locks the stripe by
+ *       writing `game.field` and waits, inside its transaction, until the victim has found the
+ *       lock held (it aborts at once) and started again; the victim reads `game.neighbour`: a
+ *       false conflict on a held lock, one per round.
  *   conflicts free [--ops=N]        two threads run the same blocks without handshakes: any
  *       number of conflicts, in software or in hardware; conflicts.sh checks that the records
  *       add up to libtm's counts.
@@ -92,6 +96,67 @@ static __attribute__((noinline)) void victim_heap(long round)
     }
 }
 
+static void register_both(int index);
+
+/* held: the victim's first attempt waits for the writer's lock; its second says so and waits
+ * for the writer's commit. */
+static atomic_long writer_locked, victim_retried, victim_done;
+static long held_attempts_round, held_attempts;
+TMTEST_PURE static void held_attempt(long round)
+{
+    if (held_attempts_round != round) {
+        held_attempts_round = round;
+        held_attempts = 0;
+    }
+    if (held_attempts++ == 0) {
+        while (atomic_load(&writer_locked) != round)
+            tmtest_yield(1);
+    } else {
+        atomic_store(&victim_retried, round);
+        while (atomic_load(&writer_done) != round)
+            tmtest_yield(1);
+    }
+}
+
+TMTEST_PURE static void holding(long round)
+{
+    atomic_store(&writer_locked, round);
+    while (atomic_load(&victim_retried) != round)
+        tmtest_yield(1);
+}
+
+static __attribute__((noinline)) void victim_held(long round)
+{
+    __transaction_atomic { /* block: victim-held */
+        held_attempt(round);
+        victim_out[0] = game.neighbour;
+    }
+}
+
+static __attribute__((noinline)) void writer_held(long round)
+{
+    __transaction_atomic { /* block: writer-held */
+        game.field += 4;
+        holding(round);
+    }
+}
+
+static void held(int index)
+{
+    register_both(index);
+    for (long r = 1; r <= rounds; r++) {
+        if (index == 0) {
+            victim_held(r);
+            atomic_store(&victim_done, r);
+        } else {
+            writer_held(r);
+            atomic_store(&writer_done, r);
+            while (atomic_load(&victim_done) != r) /* its next lock would abort this victim */
+                tmtest_yield(1);
+        }
+    }
+}
+
 static __attribute__((noinline)) void allocate_heap(void)
 {
     __transaction_atomic { /* block: allocator */
@@ -157,15 +222,19 @@ static void free_running(int index)
 
 int main(int argc, char **argv)
 {
-    tmtest_init(argc, argv, "conflicts exact [--rounds=N] | free [--ops=N]");
+    tmtest_init(argc, argv, "conflicts exact [--rounds=N] | held [--rounds=N] | free [--ops=N]");
     rounds = tmtest_option(argc, argv, "rounds", rounds);
     ops = tmtest_option(argc, argv, "ops", ops);
-    bool exact_mode = argc > 1 && strcmp(argv[1], "exact") == 0;
-    if (!exact_mode && !(argc > 1 && strcmp(argv[1], "free") == 0))
-        TMTEST_FAIL("say exact or free");
+    const char *mode = argc > 1 ? argv[1] : "";
+    bool exact_mode = strcmp(mode, "exact") == 0, held_mode = strcmp(mode, "held") == 0;
+    if (!exact_mode && !held_mode && strcmp(mode, "free") != 0)
+        TMTEST_FAIL("say exact, held or free");
     allocate_heap();
     TMTEST_CHECK(heap != NULL, "the heap block was not allocated");
-    tmtest_run_threads(2, exact_mode ? exact : free_running);
+    tmtest_run_threads(2, exact_mode ? exact : held_mode ? held : free_running);
+    if (held_mode)
+        TMTEST_CHECK(game.field == 4 * rounds, "lost updates: field %ld (want %ld)", game.field,
+                     4 * rounds);
     if (exact_mode) {
         /* Writer A adds 1 in rounds 0 mod 3, B adds 2 in rounds 1 mod 3 (game) and 2 mod 3
          * (heap). */
@@ -174,6 +243,6 @@ int main(int argc, char **argv)
                      "lost updates: field %ld (want %ld), heap %ld (want %ld)", game.field,
                      a + 2 * b_game, heap->field, 2 * b_heap);
     }
-    printf("conflicts: %s done\n", exact_mode ? "exact" : "free");
+    printf("conflicts: %s done\n", mode);
     return 0;
 }

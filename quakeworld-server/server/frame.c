@@ -18,7 +18,7 @@
  * connectionless packets itself (status, ping, challenges, connects: these create client
  * slots, so doing them with no worker running needs no locking), and appends each sequenced
  * packet to the inbox of the client it belongs to (looked up by address, then address +
- * qport). In RP every worker drains the inboxes of the clients assigned to it round-robin at
+ * qport), each source outside play within a budget (net/receive.h). In RP every worker drains the inboxes of the clients assigned to it round-robin at
  * connect time; in S it builds and sends their replies (sendto on the shared socket is
  * thread-safe). The master is itself worker 0, so there are never clients without an active
  * thread to serve them. With -waitall the master keeps receiving until every connected client
@@ -37,14 +37,11 @@
  * its jobs and first copies every worker's outbox (the jobs' broadcasts) into their queues. */
 #include "frame.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/select.h>
-#include <sys/socket.h>
 
 #include "admin/admin.h"
 #include "clock.h"
@@ -53,6 +50,7 @@
 #include "net/client.h"
 #include "net/connectionless.h"
 #include "net/events.h"
+#include "net/receive.h"
 #include "net/reliable.h"
 #include "net/replay.h"
 #include "net/scoreboard.h"
@@ -156,52 +154,6 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Reads every queued datagram (master, workers parked). */
-static int receive_packets(void)
-{
-    uint8_t buf[QW_MAX_PACKET + 64];
-    int got = 0;
-    for (;;) {
-        struct sockaddr_in from;
-        socklen_t fromlen = sizeof from;
-        ssize_t n = recvfrom(sv.sock, buf, sizeof buf, 0, (struct sockaddr *)&from, &fromlen);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        got++;
-        if (fromlen != sizeof from || from.sin_family != AF_INET)
-            continue;
-        if (n >= 4 && !memcmp(buf, QW_CONNECTIONLESS_PREFIX, 4)) {
-            sv_connectionless(&from, buf, (size_t)n);
-            continue;
-        }
-        if (n > QW_MAX_PACKET) {
-            sv_log_bad_packet(&from, "oversized packet");
-            continue;
-        }
-        if (n < 10) {
-            sv_log_bad_packet(&from, "packet shorter than a netchan header");
-            continue;
-        }
-        sv_client *cl = sv_client_for_packet(&from, buf, (size_t)n);
-        if (!cl) {
-            sv_log_bad_packet(&from, "sequenced packet from an unknown address");
-            continue;
-        }
-        if (cl->inbox_count == SV_INBOX) {
-            sv_log_bad_client_packet(cl, "inbox full (client sends faster than frames run)");
-            continue;
-        }
-        sv_inbox_packet *p = &cl->inbox[cl->inbox_count++];
-        memcpy(p->data, buf, (size_t)n);
-        p->len = (uint16_t)n;
-        p->port = from.sin_port;
-    }
-    return got;
-}
-
 static bool all_clients_have_packets(void)
 {
     for (int i = 0; i < SV_MAX_CLIENTS; i++)
@@ -232,7 +184,7 @@ static void receive_phase(void)
     sv.realtime = t0;
     if (sv.opt.waitall) {
         double deadline = t0 + 1.0;
-        receive_packets();
+        sv_net_receive();
         sv_replay_queue_due(sv.realtime);
         while (!all_clients_have_packets() && !atomic_load(&quit_requested)) {
             double left = deadline - sv_clock();
@@ -240,7 +192,7 @@ static void receive_phase(void)
                 break;
             wait_readable(left < 0.01 ? left : 0.01);
             sv.realtime = sv_clock();
-            receive_packets();
+            sv_net_receive();
             sv_replay_queue_due(sv.realtime);
         }
     } else {
@@ -253,7 +205,7 @@ static void receive_phase(void)
         if (wait > 0)
             wait_readable(wait);
         sv.realtime = sv_clock();
-        receive_packets();
+        sv_net_receive();
         if (sv_replay_running())
             sv_replay_queue_due(sv.realtime);
     }
@@ -358,5 +310,6 @@ void sv_frame_run(void)
     for (int i = 0; i < SV_MAX_CLIENTS; i++)
         if (sv.clients[i].state >= CL_CONNECTED)
             sv_client_free(&sv.clients[i], "server shutting down");
+    sv_net_receive_report();
     sv_stats_print(stdout, "final", sv_clock());
 }

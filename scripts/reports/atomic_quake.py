@@ -678,6 +678,46 @@ class Report:
                  "bytes written per transaction, average / largest"]
         return names, cells
 
+    def readme_table1(self):
+        """Markdown: Table 1 (the statistics runs of the first load), a row per map, transactional
+        mode and thread count, the paper's abort rate beside STM's where the paper gives one."""
+        rows = []
+        for m in self.maps:
+            for mode in [x for x in self.modes if x.startswith("stm")]:
+                for t in self.threads:
+                    r = self.stats_row(m, mode, t)
+                    if not r:
+                        continue
+                    paper = paper_abort_pct().get(t, "-") if mode == "stm" else ""
+                    rows.append([MAP_SHORT.get(m, m), MODE_NAMES[mode], t, f"{int(r['commits']):,}",
+                                 f"{int(r['aborts']) + int(r['htm_aborts']):,}",
+                                 f"{float(r['abort_pct']):.2f}", paper, r["irrevocable"],
+                                 f"{100 * int(r['serial']) / int(r['commits']):.0f} %" if int(r["commits"]) else "-"])
+        return markdown_table(["map", "mode", "threads", "transactions", "aborts", "abort %",
+                               "paper abort % (8 cores)", "irrevocable", "serial runs"], rows)
+
+    def readme_figure3(self):
+        """Markdown: Figure 3's data of the first load (medians of the rounds): commands per second
+        by threads, each mode's speed-up over its own rate at the fewest threads, CPU per command,
+        and the cores the server got at the most threads."""
+        most = self.threads[-1]
+        head = (["map", "mode"] + [f"cmds/s, {t} thr" for t in self.threads] +
+                [f"x{t}" for t in self.threads[1:]] + [f"CPU ms / 1,000, {t} thr" for t in self.threads] +
+                [f"cores used, {most} thr"])
+        rows = []
+        for m in self.maps:
+            for mode in self.modes:
+                rates = [self.timing(m, mode, t, None, "commands_per_s") for t in self.threads]
+                if not any(rates):
+                    continue
+                rows.append([MAP_SHORT.get(m, m), MODE_NAMES[mode]] +
+                            [shown(v, ",.0f") for v in rates] +
+                            [shown(self.speedup(m, mode, t), ".2f") for t in self.threads[1:]] +
+                            [shown(self.timing(m, mode, t, None, "cpu_ms_per_1000_commands"), ".2f")
+                             for t in self.threads] +
+                            [shown(self.timing(m, mode, most, None, "cores_used"), ".2f")])
+        return markdown_table(head, rows)
+
     def write(self, prefix, plot):
         self.p(f"Atomic Quake on this machine: qwsv running {self.game} under {self.clients} "
                "fighting clients replaying the shipped traces in closed loop")

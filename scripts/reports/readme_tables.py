@@ -10,7 +10,7 @@ import difflib
 import os
 import re
 
-from reports import apache_bench, atomic_quake, begin_commit, libtm_bench, libtm_cm_bench, memcache_soak, quake_qc, quake_sched, \
+from reports import apache_bench, atomic_quake, begin_commit, conflicts, libtm_bench, libtm_cm_bench, memcache_soak, quake_qc, quake_sched, \
     quake_sweep
 from reports.common import markdown_table, note, rows_of_run
 
@@ -99,6 +99,27 @@ def atomic_quake_games():
         atomic_quake.games_table([("C", c_game), ("id's", qc_game)])
 
 
+def atomic_quake_qc_report():
+    return atomic_quake.Report(results("atomic-quake-qc.csv"), results("atomic-quake-qc-blocks.csv"), None)
+
+
+def atomic_quake_qc_caption(report, what):
+    return caption(f"{what}: `scripts/quake-bench --paper --qc`, run {report.run}, "
+                   f"{report.load_name(report.load)}; {report.machine}")
+
+
+def atomic_quake_qc_table1():
+    """The server README's Table 1 on id's game, the paper's abort rates beside STM's."""
+    report = atomic_quake_qc_report()
+    return atomic_quake_qc_caption(report, "Table 1") + report.readme_table1()
+
+
+def atomic_quake_qc_figure3():
+    """The server README's Figure 3 data on id's game (medians of the rounds)."""
+    report = atomic_quake_qc_report()
+    return atomic_quake_qc_caption(report, "Figure 3") + report.readme_figure3()
+
+
 def quake_sweep_table():
     run, rows = rows_of_run("readme-tables", results("quake-bench.csv"), "commands_per_s", "quake-bench --sweep")
     labels = {"lock": "lock", "region": "region", "stm": "stm (libtm)", "stmlock": "stmlock (libtm)",
@@ -177,6 +198,26 @@ def memcache_soak_sizes():
         memcache_soak.sizes_table(runs)
 
 
+# ---- why transactions aborted (LIBTM_CONFLICTS=1) ---------------------------------------------
+def conflict_table(name, command):
+    study = conflicts.Study(results(name))
+    return (caption(f"`{command}` (results/{name}): {study.summary()}") + study.reason_class_table()
+            + ["", "The most frequent rows:", ""] + study.readme_table())
+
+
+QUAKE_CONFLICTS = "scripts/quake-bench {qc}--threads 2 --sync stm-orec --load replay --waitall --conflicts"
+
+BLOCKS_CONFLICTS = {
+    "quake-conflicts-qc": lambda: conflict_table("conflicts-qc-oneroom-2-stm-orec-waitall.json",
+                                                 QUAKE_CONFLICTS.format(qc="--qc ")),
+    "quake-conflicts-c": lambda: conflict_table("conflicts-oneroom-2-stm-orec-waitall.json",
+                                                QUAKE_CONFLICTS.format(qc="")),
+    "apache-conflicts": lambda: conflict_table(
+        "apache-bench-conflicts-s2-mem-tm-c16-r1.json",
+        "scripts/apache-bench --modes mem-tm --clients 16 --s 2 --time 5 --repeats 1 --conflicts"),
+}
+
+
 # ---- the top README's headline --------------------------------------------------------------------
 def headline():
     """One row per goal of every study: what it asks, what was measured, the verdict."""
@@ -225,6 +266,8 @@ BLOCKS = {
     "libtm-cm": libtm_cm,
     "atomic-quake": atomic_quake_goals,
     "atomic-quake-games": atomic_quake_games,
+    "atomic-quake-qc-table1": atomic_quake_qc_table1,
+    "atomic-quake-qc-figure3": atomic_quake_qc_figure3,
     "quake-sweep": quake_sweep_table,
     "quake-sched": quake_sched_table,
     "quake-qc": quake_qc_table,
@@ -233,6 +276,7 @@ BLOCKS = {
     "memcache-soak": lambda: memcache_soak_table("memcache-soak"),
     "memcache-soak-before": lambda: memcache_soak_table("memcache-soak-before"),
     "memcache-soak-sizes": memcache_soak_sizes,
+    **BLOCKS_CONFLICTS,
 }
 
 

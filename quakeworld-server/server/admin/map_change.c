@@ -19,6 +19,14 @@
 static char pending[64];
 static double map_start;
 
+/* Loads map `name`; with QuakeWorld's game also tries a player on it: a map that loads but
+ * that nobody can enter (worldspawn, ClientConnect or PutClientInServer fails) is refused. */
+static bool load(const char *name, char *err, size_t errlen)
+{
+    return sv_map_load(sv.opt.basedir, name, err, errlen) &&
+           (!sv_game->try_player || sv_game->try_player(err, errlen));
+}
+
 bool sv_mapchange_request(const char *name, char *err, size_t errlen)
 {
     if (!sv_map_validate(sv.opt.basedir, name, err, errlen))
@@ -47,7 +55,7 @@ bool sv_mapchange_load_first(char *err, size_t errlen)
     char name[64];
     snprintf(name, sizeof name, "%s", pending);
     pending[0] = 0;
-    if (!sv_map_load(sv.opt.basedir, name, err, errlen))
+    if (!load(name, err, errlen))
         return false;
     map_start = sv_clock();
     return true;
@@ -161,11 +169,11 @@ void sv_mapchange_frame(void)
     if (sv_game->map_ending)
         sv_game->map_ending(); /* the players' spawn parms for the next map */
     sv_map_unload();
-    if (!sv_map_load(sv.opt.basedir, name, err, sizeof err)) {
-        /* it was checked when requested: the file changed since */
-        sv_log("map change to %s failed: %s; back to %s", name, err, previous);
+    if (!load(name, err, sizeof err)) {
+        /* its file was checked when requested: it changed since, or its game fails */
+        sv_log("map change to %s refused: %s; back to %s", name, err, previous);
         sv_map_unload();
-        if (!sv_map_load(sv.opt.basedir, previous, err, sizeof err)) {
+        if (!load(previous, err, sizeof err)) {
             sv_log("cannot reload %s either: %s; stopping", previous, err);
             exit(1);
         }

@@ -38,6 +38,10 @@ struct sv_game {
     /* Before the map is unloaded for a map change: what the players keep into the next map
      * (QuakeC's SetChangeParms). NULL: nothing. */
     void (*map_ending)(void);
+    /* After spawn_map (master): whether a player can enter the map -- one is tried on a free
+     * slot and removed --; false with err naming the call and the QuakeC error, and
+     * admin/map_change.c refuses the map. NULL: every map can be entered (the C game). */
+    bool (*try_player)(char *err, size_t errlen);
 
     /* RP, inside CS_SPAWN_PLAYER (begin; the C game's respawn also nested inside
      * CS_MOVE_COMMAND). False when it failed (a reliable queue overflowed, a QuakeC error):

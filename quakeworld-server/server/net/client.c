@@ -75,6 +75,19 @@ void sv_client_count(int *players, int *spectators)
             ++*(sv.clients[i].spectator ? spectators : players);
 }
 
+sv_client *sv_client_in_play(const struct sockaddr_in *from, int qport)
+{
+    int used = sv_slots_used();
+    for (int i = 0; i < used; i++) {
+        sv_client *cl = &sv.clients[i];
+        if (cl->state >= CL_CONNECTED && cl->qport == qport &&
+            cl->addr.sin_addr.s_addr == from->sin_addr.s_addr &&
+            cl->addr.sin_port == from->sin_port)
+            return cl;
+    }
+    return NULL;
+}
+
 sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len)
 {
     int used = sv_slots_used();

@@ -16,5 +16,8 @@ void sv_client_count(int *players, int *spectators);
 /* The client a sequenced packet comes from (address, or address + qport after a NAT port
  * change), or NULL. */
 sv_client *sv_client_for_packet(const struct sockaddr_in *from, const uint8_t *pkt, size_t len);
+/* The client in play whose packets come from exactly `from` (address and port) with `qport`,
+ * or NULL: the packets that no other source's flood may crowd out (net/receive.h). */
+sv_client *sv_client_in_play(const struct sockaddr_in *from, int qport);
 
 #endif

@@ -2,6 +2,7 @@
 #include "net/inbox.h"
 
 #include <arpa/inet.h>
+#include <string.h>
 
 #include "game/game.h"
 #include "log.h"
@@ -177,5 +178,9 @@ void sv_client_resume(sv_client *cl)
         run_packet(cl, r.packet, r.offset, r.step);
     for (int i = r.packet + 1; i < r.packets && cl->state >= CL_CONNECTED; i++)
         process_packet(cl, i);
-    cl->inbox_count = 0;
+    /* what this frame's receive queued after them is this frame's RP's */
+    int later = cl->state >= CL_CONNECTED ? cl->inbox_count - r.packets : 0;
+    if (later > 0)
+        memmove(cl->inbox, cl->inbox + r.packets, (size_t)later * sizeof cl->inbox[0]);
+    cl->inbox_count = later > 0 ? later : 0;
 }

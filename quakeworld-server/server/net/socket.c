@@ -29,6 +29,9 @@ int sv_net_open(const char *ip, int port, char *err, size_t errlen)
     int size = 1 << 20;
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+    /* each datagram then says how many the kernel dropped, its buffer full (net/receive.h) */
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one);
     if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0) {
         int e = errno;
         if (e == EADDRNOTAVAIL)

@@ -29,6 +29,7 @@ const struct sv_game sv_qcgame = {
     .commands_may_fail = true,
     .spawn_map = sv_qcgame_spawn_map,
     .map_ending = sv_qcgame_map_ending,
+    .try_player = sv_qcgame_try_player,
     .spawn_player = sv_qcgame_spawn_player,
     .spawn_spectator = sv_qcgame_spawn_spectator,
     .run_command = sv_qcgame_run_command,

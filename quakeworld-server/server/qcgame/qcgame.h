@@ -33,6 +33,10 @@ bool sv_qcgame_choose(const char *basedir, const char *game, const char *progs,
 /* Map load (serial, after the BSP, PVS and area are ready): precache lists, the entities of
  * the entity lump by their spawn functions, baselines and the sign-on. */
 bool sv_qcgame_spawn_map(char *err, size_t errlen);
+/* After sv_qcgame_spawn_map (serial): a player tried on a free slot -- SetNewParms,
+ * ClientConnect, PutClientInServer, then removed. False with *err naming the call and the
+ * QuakeC error when it fails: a map nobody can enter is refused (admin/map_change.c). */
+bool sv_qcgame_try_player(char *err, size_t errlen);
 
 LIBTM_SAFE bool sv_qcgame_spawn_player(int slot);
 LIBTM_SAFE void sv_qcgame_spawn_spectator(int slot);

@@ -118,6 +118,13 @@ static bool spawn_entities(char *err, size_t errlen)
         qc_ctx_set_float(ctx, QCG_SYS(time), (float)sv.time);
         if (qcg_call(ctx, spawn, e, 0) != QC_OK) {
             qcg_report_error(ctx, classname);
+            if (!e) { /* the world did not spawn: there is no map to play on */
+                const qc_error *qe = qc_ctx_error(ctx);
+                snprintf(err, errlen, "%s: QuakeC error in worldspawn (%s, in %s): %s",
+                         sv.mapname, qc_error_kind_name(qe->kind), qe->function, qe->message);
+                free(fields);
+                return false;
+            }
             failed++;
         }
         qcg_messages_flush();

@@ -68,12 +68,14 @@ define check_server
 @$(TEST_CASE) qwsv-jobs --timeout 30 -- env $(TEST_ENV) $(SERVER)/tests/test-jobs.sh $(SV_TESTDIR)/test_jobs
 @$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) $(SERVER)/tests/test-help.sh
 @$(TEST_CASE) qwsv-admin-units --timeout 30 -- $(SV_TESTDIR)/test_admin
+@$(TEST_CASE) qwsv-source-budget --timeout 30 -- $(SV_TESTDIR)/test_source_budget
 @$(TEST_CASE) qwsv-cmdline --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-cmdline.sh
 @$(TEST_CASE) qwsv-hints --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-hints.sh
 @$(TEST_CASE) qwsv-console --timeout 90 -- env $(TEST_ENV) $(SERVER)/tests/test-console.sh
 @$(TEST_CASE) qwsv-rcon --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-rcon.sh
 @$(TEST_CASE) qwsv-spoof --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-spoof.sh
 @$(TEST_CASE) qwsv-log-escape --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-log-escape.sh
+@$(TEST_CASE) qwsv-progs-refused --timeout 120 -- env $(TEST_ENV) $(SERVER)/tests/test-progs-refused.sh
 @$(TEST_CASE) qwsv-ezquake-admin --timeout 90 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-ezquake-admin.sh
 @$(TEST_CASE) quake-scripts --timeout 20 -- env $(TEST_ENV) $(SERVER)/tests/test-scripts.sh
 @$(TEST_CASE) qwsv-quakestat --timeout 60 -- env $(TEST_ENV) $(SERVER)/tests/test-quakestat.sh

@@ -263,6 +263,24 @@ class AtomicQuakeLoads(unittest.TestCase):
         self.assertAlmostEqual(self.report.speedup("lqdm6", "stm", 2, "replay"), 1.55)
         self.assertAlmostEqual(self.report.speedup("lqdm6", "lock", 2, "bots"), 0.75)
 
+    def test_readme_table1_puts_the_paper_beside_stm(self):
+        table = self.report.readme_table1()
+        rows = [[c.strip() for c in line.strip("|").split("|")] for line in table[2:]]
+        self.assertIn("paper abort % (8 cores)", table[0])
+        # the paper gives 2 threads (0.42 %), not 1; aborts are software + hardware ones
+        self.assertEqual(rows[1], ["one-room", "STM", "2", "1,000", "5", "0.50", "0.42", "0", "1 %"])
+        self.assertEqual(rows[0][6], "-")
+        self.assertEqual([r[0] for r in rows], ["one-room", "one-room", "lqdm6", "lqdm6"])
+
+    def test_readme_figure3_is_the_first_load(self):
+        table = self.report.readme_figure3()
+        rows = {(r[0], r[1]): r[2:] for r in
+                ([c.strip() for c in line.strip("|").split("|")] for line in table[2:])}
+        # the replayed load's medians and speed-up (the bots' 0.75 on lqdm6 is not Figure 3's)
+        self.assertEqual(rows[("lqdm6", "LOCK")][:3], ["101,000", "166,650", "1.65"])
+        self.assertEqual(rows[("lqdm6", "STM")][2], "1.55")
+        self.assertEqual(len(table), 2 + 4)                                   # 2 maps x 2 modes
+
     def test_cpu_against_the_bots_without_sockets(self):
         replay, bots, share, without, diff, clients = self.report.cpu_against_network("lqdm6")
         # the CPU of the runs perf sampled (replayed 4.1 there, 4.0 in the timing runs)
