@@ -22,9 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Never 0 (an even start, 2^63 commits from wrapping): 0 in the barriers' mirror says
- * "not armed" (tx.h). */
-struct tm_norec_seqlock tm_norec_seqlock = {.seq = 2};
+struct tm_norec_seqlock tm_norec_seqlock;
 
 static inline size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
@@ -122,7 +120,6 @@ void tm_norec_begin(struct tm_tx *tx)
     s->writer = false;
     if (unlikely(!s->base))
         grow_values(s);
-    tm_norec_arm(tx);
 }
 
 static void norec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)

@@ -67,7 +67,6 @@ uint64_t tm_norec_load_slow(const void *addr, struct tm_tx *tx, size_t len)
  * commit call them directly: a call through the table cost 12 instructions each). */
 void tm_norec_begin(struct tm_tx *tx) __attribute__((visibility("hidden")));
 
-/* tx is current, its read path norec's (statistics off). */
 static inline void tm_norec_begin_fast(struct tm_tx *tx)
 {
     struct norec_tx *s = tm_norec_state(tx);
@@ -78,15 +77,6 @@ static inline void tm_norec_begin_fast(struct tm_tx *tx)
     }
     s->snapshot = seq;
     s->writer = false;
-    tm_norec_snapshot_mirror(seq);
-}
-
-/* Arms the barriers' fast path with tx's snapshot (tx.h: tm_norec_snapshot_mirror), where tx
- * is the current descriptor and takes norec's read path. */
-static inline void tm_norec_arm(struct tm_tx *tx)
-{
-    if (tx == tm_current && tx->read_path == TM_READ_NOREC)
-        tm_norec_snapshot_mirror(tm_norec_state(tx)->snapshot);
 }
 
 /* Commit and rollback: a writer releases the lock; the logs empty. */
@@ -125,40 +115,6 @@ static inline uint64_t tm_norec_load(struct tm_tx *tx, const void *addr, size_t 
         return value;
     }
     return tm_norec_load_slow(addr, tx, len);
-}
-
-/* The barriers' first look (barriers.h): the value, and true while the mirror holds the
- * snapshot and no writer committed since, then the append; false sends the read to the
- * dispatch (another path, or norec's descriptor-based path above). */
-static inline __attribute__((always_inline)) bool tm_norec_load_armed(const void *addr,
-                                                                      size_t len,
-                                                                      uint64_t *out)
-{
-    uint64_t value;
-    switch (len) {
-    case 8: value = *(const uint64_t *)addr; break;
-    case 4: value = *(const uint32_t *)addr; break;
-    case 2: value = *(const uint16_t *)addr; break;
-    default: value = *(const uint8_t *)addr; break;
-    }
-    __asm__("" : "+a"(value)); /* loaded into the return register: saves a move */
-    atomic_thread_fence(memory_order_acquire);
-    if (unlikely(atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_relaxed) !=
-                 tm_norec_snapshot_now()))
-        return false;
-    struct tm_tx *tx = tm_current;
-    struct norec_tx *s = tm_norec_state(tx);
-    struct value_entry *e = s->next;
-    if (unlikely(e == s->end))
-        value = tm_norec_load_slow(addr, tx, len); /* grows the log */
-    else {
-        s->next = e + 1;
-        e->key = tm_norec_key(addr, len);
-        __asm__("" ::: "memory"); /* two plain stores: vectorised, they cost four more */
-        e->value = value;
-    }
-    *out = value;
-    return true;
 }
 
 #endif

@@ -50,9 +50,8 @@ TM_DECLARE_LOAD_PATHS(8)
 
 static inline __attribute__((always_inline)) uint64_t tm_load_word(const void *p, size_t len)
 {
-    uint64_t v;
-    if (likely(tm_norec_load_armed(p, len, &v)))
-        return v;
+    if (tm_read_path_now() == TM_READ_NOREC)
+        return tm_norec_load(tm_current, p, len);
     switch (len) {
     case 8: return tm_load_rest8(p);
     case 4: return tm_load_rest4(p);
@@ -67,13 +66,6 @@ static inline __attribute__((always_inline)) uint64_t tm_load_rest(const void *p
 {
     if (tm_read_path_now() == TM_READ_OREC)
         return tm_orec_load(tm_current, p, len);
-    if (tm_read_path_now() == TM_READ_NOREC) {
-        /* Not armed (a descriptor switched, a writer committed): the descriptor's path. */
-        struct tm_tx *tx = tm_current;
-        uint64_t v = tm_norec_load(tx, p, len);
-        tm_norec_arm(tx);
-        return v;
-    }
     return other(p);
 }
 

@@ -265,21 +265,7 @@ static inline unsigned tm_paths_word(const struct tm_tx *tx)
 }
 static inline void tm_paths_mirror(unsigned paths)
 {
-    __asm__ volatile("movw %w0, %%fs:0x58\n\tmovq $0, %%fs:0x60" : : "r"(paths) : "memory");
-}
-
-/* %fs:0x60: norec's snapshot while the current descriptor is a norec reader whose read fast
- * path may use it, else 0 (algo_norec.h: the sequence number is never 0). The barriers compare
- * the sequence number with it and need neither the path byte nor the descriptor to know that
- * a read may take norec's fast path. Every change of the paths clears it (tm_paths_mirror:
- * always safe, the reads then take the dispatch); norec sets it where it takes a snapshot. */
-static inline void tm_norec_snapshot_mirror(uint64_t snapshot)
-{
-    __asm__ volatile("movq %0, %%fs:0x60" : : "r"(snapshot) : "memory");
-}
-static inline uint64_t tm_norec_snapshot_now(void)
-{
-    return *(const __seg_fs uint64_t *)0x60;
+    __asm__ volatile("movw %w0, %%fs:0x58" : : "r"(paths) : "memory");
 }
 /* Loads through GCC's %fs address space, so that a comparison takes the byte directly. */
 static inline uint8_t tm_read_path_now(void)
