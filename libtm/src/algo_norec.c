@@ -39,9 +39,10 @@ static bool values_unchanged(const struct tm_tx *tx, const struct norec_tx *s)
     size_t n = (size_t)(s->next - s->base);
     const struct value_entry *e = s->base;
     for (size_t i = 0; i < n; i++) {
+        const void *addr = tm_norec_key_addr(e[i].key);
         uint64_t now = 0;
-        memcpy(&now, e[i].addr, e[i].len);
-        if (now != e[i].value && !own_frame(tx, e[i].addr))
+        memcpy(&now, addr, tm_norec_key_len(e[i].key));
+        if (now != e[i].value && !own_frame(tx, addr))
             return false;
     }
     for (size_t pos = 0; pos < s->longs.len;) {
@@ -72,8 +73,7 @@ static void log_value(struct norec_tx *s, const void *addr, const void *value, s
         if (unlikely(s->next == s->end))
             grow_values(s);
         struct value_entry *e = s->next++;
-        e->addr = addr;
-        e->len = len;
+        e->key = tm_norec_key(addr, len);
         e->value = 0;
         memcpy(&e->value, value, len);
         return;
@@ -112,12 +112,14 @@ static uint64_t revalidate(struct tm_tx *tx, const struct norec_tx *s)
     }
 }
 
-static void norec_begin(struct tm_tx *tx)
+void tm_norec_begin(struct tm_tx *tx)
 {
     struct norec_tx *s = tm_norec_state(tx);
     uint64_t seq = atomic_load_explicit(&tm_norec_seqlock.seq, memory_order_acquire);
     s->snapshot = likely(!(seq & 1)) ? seq : wait_unlocked(tx);
     s->writer = false;
+    if (unlikely(!s->base))
+        grow_values(s);
 }
 
 static void norec_read(struct tm_tx *tx, const void *addr, void *dst, size_t len)
@@ -180,26 +182,16 @@ static inline void norec_store(struct tm_tx *tx, void *addr, uint64_t value, siz
     norec_write(tx, addr, &value, len);
 }
 
-static void end(struct norec_tx *s)
-{
-    if (s->writer) {
-        atomic_store_explicit(&tm_norec_seqlock.seq, s->snapshot + 2, memory_order_release);
-        s->writer = false;
-    }
-    s->next = s->base;
-    s->longs.len = 0;
-}
-
 static bool norec_commit(struct tm_tx *tx, uint64_t *privatization_time)
 {
-    end(tm_norec_state(tx));
+    tm_norec_end(tm_norec_state(tx));
     *privatization_time = 0;
     return true;
 }
 
 static void norec_rollback(struct tm_tx *tx)
 {
-    end(tm_norec_state(tx));
+    tm_norec_end(tm_norec_state(tx));
 }
 
 static bool norec_excludes_writers(struct tm_tx *tx)
@@ -224,7 +216,7 @@ struct tm_algo tm_norec_entries __attribute__((visibility("hidden"))) = {
     .speculative = true,
     .read_path = TM_READ_NOREC,
     .write_path = TM_WRITE_CALL, /* the first write takes the lock (become_writer) */
-    .begin = norec_begin,
+    .begin = tm_norec_begin,
     .load = TM_SIZED(tm_norec_load),
     .store = TM_SIZED(norec_store),
     .read = norec_read,

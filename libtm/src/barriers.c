@@ -12,6 +12,14 @@ typedef float tm_m128 __attribute__((vector_size(16), may_alias));
 
 TM_BARRIER_TYPES(TM_DEFINE_BARRIERS)
 
+#define TM_DEFINE_LOAD_PATHS(L)                                                              \
+    uint64_t tm_load_rest##L(const void *p) { return tm_load_rest(p, L, tm_load_other##L); } \
+    uint64_t tm_load_other##L(const void *p) { return tm_load_other(p, L); }
+TM_DEFINE_LOAD_PATHS(1)
+TM_DEFINE_LOAD_PATHS(2)
+TM_DEFINE_LOAD_PATHS(4)
+TM_DEFINE_LOAD_PATHS(8)
+
 void _ITM_LB(const void *addr, size_t len)
 {
     struct tm_tx *tx = tm_current;

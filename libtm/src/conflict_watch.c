@@ -204,10 +204,11 @@ static void norec_validation(struct tm_tx *tx, struct tm_conflict_found *out)
     const struct norec_tx *s = tm_norec_state(tx);
     out->writer_site = atomic_load_explicit(&norec_last_writer, memory_order_relaxed);
     for (const struct value_entry *e = s->base; e < s->next; e++) {
+        const void *addr = tm_norec_key_addr(e->key);
         uint64_t now = 0;
-        memcpy(&now, e->addr, e->len);
-        if (now != e->value && !norec_own_frame(tx, e->addr)) {
-            out->addr = e->addr;
+        memcpy(&now, addr, tm_norec_key_len(e->key));
+        if (now != e->value && !norec_own_frame(tx, addr)) {
+            out->addr = addr;
             out->cls = CONFLICT_TRUE;
             return;
         }

@@ -1,6 +1,7 @@
 /* Beginning, committing, cancelling and restarting transactions; nesting (flat, closed, and
  * open: libtm_open); irrevocability. libtm/ABI.md §4-§7 is the contract. */
 #include "transaction.h"
+#include "algo_norec.h"
 #include "actions.h"
 #include "alloc.h"
 #include "clone_table.h"
@@ -267,10 +268,19 @@ static inline __attribute__((always_inline)) bool begin_speculative(struct tm_tx
     tx->serial_hold = HOLD_READ;
     tx->state = TX_SPECULATIVE;
     tx->algo = algo;
-    tx->read_path = algo->read_path;
-    tx->write_path = algo->write_path;
+    /* Both path bytes with one load, into the descriptor and its mirror (tx is current). */
+    _Static_assert(offsetof(struct tm_algo, write_path) == offsetof(struct tm_algo, read_path) + 1 &&
+                       offsetof(struct tm_tx, write_path) == offsetof(struct tm_tx, read_path) + 1,
+                   "read_path and write_path side by side");
+    uint16_t paths;
+    __builtin_memcpy(&paths, &algo->read_path, sizeof paths);
+    __builtin_memcpy(&tx->read_path, &paths, sizeof paths);
+    tm_paths_mirror(paths);
     tx->jb = *jb;
-    algo->begin(tx);
+    if (algo == &tm_algo_norec)
+        tm_norec_begin_fast(tx);
+    else
+        algo->begin(tx);
     return true;
 }
 
@@ -410,15 +420,19 @@ static bool commit_outermost(struct tm_tx *tx)
 static inline __attribute__((always_inline)) bool commit_speculative(struct tm_tx *tx)
 {
     uint64_t privatization_time = 0;
-    if (!tx->algo->commit(tx, &privatization_time))
+    if (tx->algo == &tm_algo_norec)
+        tm_norec_end(tm_norec_state(tx)); /* norec_commit: always succeeds, no wait */
+    else if (!tx->algo->commit(tx, &privatization_time))
         return false;
     tm_serial_read_unlock(tx);
-    tx->serial_hold = HOLD_NONE;
     tx->undo_log.len = 0;
     tx->checkpoints.len = 0;
     tx->stats->by_algo[tx->algo->id]++;
     tm_adapt_commit(tx);
-    finish(tx);
+    /* finish() with statistics off: inactive, no hold, depth 0, direct paths, in one store. */
+    tx->algo = &tm_algo_irrevocable;
+    tx->run = 0;
+    tm_paths_mirror(0);
     if (privatization_time)
         tm_privatization_wait(tx, privatization_time);
     return true;
@@ -479,12 +493,10 @@ static __attribute__((noinline)) void serial_fast_commit_after(struct tm_tx *tx,
     }
 }
 
-/* A transaction of the serial fast path commits, unless it has work for the general commit
- * (user actions, allocations, exception objects): then false. */
+/* A transaction of the serial fast path commits (the caller has seen that it has no user
+ * actions, allocations or exception objects for the general commit), else false. */
 static inline __attribute__((always_inline)) bool commit_serial_fast(struct tm_tx *tx)
 {
-    if (tx->actions.len | tx->allocs.len | tx->exception_objects.len)
-        return false;
     /* finish(): inactive, direct paths (statistics are off), no hold, depth 0; tx->algo
      * stayed tm_algo_irrevocable. */
     uint64_t commits = atomic_load_explicit(&tx->serial_fast_commits, memory_order_relaxed) + 1;
@@ -529,6 +541,14 @@ static inline bool commit_speculative_applies(const struct tm_tx *tx)
            !tm_reclaim_holds(tx) && !tm_stats_enabled && !tm_config.cm_hears_ends;
 }
 
+/* The speculative path's common commit, apart so that the serial fast path needs no stack
+ * frame; _ITM_commitTransaction has checked what commit_speculative_applies checks. */
+static __attribute__((noinline)) void commit_speculative_out(struct tm_tx *tx)
+{
+    if (unlikely(!commit_speculative(tx)))
+        tm_restart(tx, ABORT_VALIDATE);
+}
+
 /* Everything but the serial fast path, apart so that the fast path needs no stack frame. */
 static __attribute__((noinline)) void commit_general(struct tm_tx *tx)
 {
@@ -556,8 +576,15 @@ static __attribute__((noinline)) void commit_general(struct tm_tx *tx)
 void _ITM_commitTransaction(void)
 {
     struct tm_tx *tx = tm_current;
-    if (likely(tx) && commit_serial_fast(tx))
-        return;
+    if (likely(tx) && !(tx->actions.len | tx->allocs.len | tx->exception_objects.len)) {
+        if (commit_serial_fast(tx))
+            return;
+        /* The speculative commit without commit_general's second look at the descriptor. */
+        if (likely(!tm_htm_mode_on() && commit_speculative_applies(tx))) {
+            commit_speculative_out(tx);
+            return;
+        }
+    }
     commit_general(tx);
 }
 

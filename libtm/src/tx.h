@@ -243,11 +243,47 @@ static inline unsigned tm_commits_so_far(const struct tm_tx *d)
 
 extern bool tm_stats_enabled __attribute__((visibility("hidden"))); /* begin_x86_64.S reads it */
 
+/* thread.c. The descriptor lives in the thread control block's word that glibc reserves for
+ * the TM runtime (%fs:0x50, where GCC's libitm keeps its own): one load, no GOT. */
+static inline struct tm_tx *tm_current_tx(void)
+{
+    struct tm_tx *tx;
+    __asm__ volatile("movq %%fs:0x50, %0" : "=r"(tx));
+    return tx;
+}
+#define tm_current (tm_current_tx())
+
+/* The current descriptor's read_path and write_path, mirrored in the next reserved word
+ * (%fs:0x58, where GCC's libitm keeps its dispatch pointer): a barrier compares that byte
+ * with one instruction and needs no test for a missing descriptor, since a thread without
+ * one has 0 there (TM_READ_DIRECT, TM_WRITE_DIRECT). Written wherever the current
+ * descriptor's paths change or another descriptor becomes current; the run word's writes
+ * (begin_x86_64.S, the serial fast commit) leave both paths direct, as they were. */
+static inline unsigned tm_paths_word(const struct tm_tx *tx)
+{
+    return tx ? (unsigned)tx->read_path | (unsigned)tx->write_path << 8 : 0;
+}
+static inline void tm_paths_mirror(unsigned paths)
+{
+    __asm__ volatile("movw %w0, %%fs:0x58" : : "r"(paths) : "memory");
+}
+/* Loads through GCC's %fs address space, so that a comparison takes the byte directly. */
+static inline uint8_t tm_read_path_now(void)
+{
+    return *(const __seg_fs uint8_t *)0x58;
+}
+static inline uint8_t tm_write_path_now(void)
+{
+    return *(const __seg_fs uint8_t *)0x59;
+}
+
 /* The barriers' paths; statistics take the algorithm's table, where the bytes are counted. */
 static inline void tm_use_paths(struct tm_tx *tx, enum tm_read_path r, enum tm_write_path w)
 {
     tx->read_path = tm_stats_enabled ? TM_READ_CALL : (uint8_t)r;
     tx->write_path = tm_stats_enabled ? TM_WRITE_CALL : (uint8_t)w;
+    if (tx == tm_current)
+        tm_paths_mirror(tm_paths_word(tx));
 }
 
 /* Makes `algo` the one the barriers use. */
@@ -261,19 +297,11 @@ static inline void tm_use_algo(struct tm_tx *tx, const struct tm_algo *algo)
 #define tm_algo_state(tx, id, type)                                                          \
     ((type *)(void *)(tx)->algo_state[(id)])
 
-/* thread.c. The descriptor lives in the thread control block's word that glibc reserves for
- * the TM runtime (%fs:0x50, where GCC's libitm keeps its own): one load, no GOT. */
-static inline struct tm_tx *tm_current_tx(void)
-{
-    struct tm_tx *tx;
-    __asm__ volatile("movq %%fs:0x50, %0" : "=r"(tx));
-    return tx;
-}
 static inline void tm_set_current_tx(struct tm_tx *tx)
 {
     __asm__ volatile("movq %0, %%fs:0x50" : : "r"(tx) : "memory");
+    tm_paths_mirror(tm_paths_word(tx));
 }
-#define tm_current (tm_current_tx())
 /* True for addresses in frames created inside the innermost cancellable transaction. */
 static inline bool tm_private_stack(const struct tm_tx *tx, const void *addr)
 {
