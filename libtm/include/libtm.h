@@ -58,6 +58,13 @@ void libtm_totals_read(struct libtm_totals *totals, size_t size)
 const char *libtm_algorithm(void) __attribute__((transaction_pure));
 const char *libtm_adaptive_mode(void) __attribute__((transaction_pure));
 
+/* Whether a transaction the calling thread began now would wait for another thread (the
+ * calling thread has run transactions before): one runs alone (serial or irrevocable) now, or, in serial mode, another thread's turn (README: "With
+ * several threads, serial mode goes in turns") is under way. A hint, outside transactions: a
+ * program with other work may do it first, or leave the atomic work to that thread (version
+ * LIBTM_1.3). */
+int libtm_serial_elsewhere(void) __attribute__((transaction_pure));
+
 /* Selects the contention manager by name; returns 0, or -1 for an unknown name. */
 int libtm_set_contention_manager(const char *name);
 

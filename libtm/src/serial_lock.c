@@ -19,6 +19,7 @@
  * (the lock line says so), or while a thread alone runs its transactions on the read side
  * (tm_serial_lock_alone). In serial mode a writer takes the word and goes, like a mutex. */
 #include "serial_lock.h"
+#include "../include/libtm.h"
 #include "algo.h"
 #include "wait.h"
 
@@ -431,6 +432,20 @@ void tm_serial_exclusive_lock(struct tm_tx *tx)
         }
         wait_for_turn(tx);
     }
+}
+
+int libtm_serial_elsewhere(void)
+{
+    struct tm_tx *self = tm_current;
+    bool ours = self && (self->serial_hold == HOLD_WRITE || self->serial_hold == HOLD_WRITE_FAST);
+    if (atomic_load_explicit(&lock_word, memory_order_relaxed) != 0 && !ours)
+        return 1;
+    if (!turns_apply())
+        return 0;
+    struct tm_tx *turn = atomic_load_explicit(&tm_serial_lock.turn, memory_order_relaxed);
+    return turn && turn != self &&
+           tm_now_ns() - atomic_load_explicit(&tm_serial_lock.turn_start, memory_order_relaxed) <
+               TURN_NS;
 }
 
 void tm_serial_turns_reset(void)

@@ -8,6 +8,8 @@
 #include "net/inbox.h"
 #include "net/reliable.h"
 #include "sched/lpt.h"
+#include "stats/counters.h"
+#include "sync/critical_sections.h"
 
 sv_sched_mode sv_sched = SCHED_STATIC;
 
@@ -40,24 +42,76 @@ static bool claim(atomic_uint *word)
 
 static int slots_end; /* the highest connected slot + 1 (master, in U) */
 
+/* Handing RP over. Where one thread at a time runs the move commands -- the global lock of
+ * -sync lock and stmlock, libtm's serial mode or an irrevocable transaction under -sync stm
+ * -- a command holds that for nearly all of its client's time in RP, so a second worker
+ * there adds nothing: it waits, burning its core spinning (or asleep, woken by a system
+ * call a wake-up's delay later), and each hand-over moves the entities, the lock and the
+ * interpreter's state to the other core. So a worker that finds the lock (or libtm's turn)
+ * another's when it comes to a client claims nothing more and goes on to the barrier, and
+ * under the global lock it holds the lock from before it claims a client to the end of the
+ * client's packets: the holder, still in its loops, serves every client not claimed yet
+ * (its loops pass every slot they have not passed). Nobody hands over to a thread that has
+ * left: a worker may stop early only while another is still serving (`serving`, the
+ * workers not done with this RP, set by the master in U), so the last one goes on to the
+ * end. -nohandover: the paper's way, each section waits. */
+static atomic_int serving;
+
+#pragma weak libtm_serial_elsewhere
+
+static bool hands_over(void)
+{
+    return sv.opt.threads > 1 && !sv.opt.no_handover && !sv.opt.no_steal;
+}
+
+/* Whether the calling worker stops claiming here, leaving the rest to a thread that runs
+ * alone; `serving` is one less then. */
+static bool leave_to_other(void)
+{
+    bool other = sv_sync == SYNC_STM ? libtm_serial_elsewhere && libtm_serial_elsewhere()
+                                     : !sv_global_lock_try();
+    if (!other)
+        return false;
+    if (atomic_fetch_sub(&serving, 1) > 1) {
+        sv_stats_thread()->rp_handovers++;
+        return true;
+    }
+    atomic_fetch_add(&serving, 1); /* the last one serving: go on (waiting) */
+    if (sv_sync != SYNC_STM)
+        sv_global_lock();
+    return false;
+}
+
+/* Claims slot i for the calling worker and serves it if it wants(cl); false when the worker
+ * stops here (handing over, above). */
+static bool serve_one(int i, bool hand_over, atomic_uint *(*word)(int slot),
+                      bool (*wants)(const sv_client *), void (*serve)(sv_client *))
+{
+    bool hold = hand_over && sv_sync != SYNC_STM;
+    if (hand_over && leave_to_other())
+        return false;
+    sv_client *cl = &sv.clients[i];
+    if (claim(word(i)) && wants(cl))
+        serve(cl);
+    if (hold)
+        sv_global_unlock();
+    return true;
+}
+
 /* Runs serve(cl) for every client that `worker` claims in this phase and that wants(cl): its
  * own first, then (steal) the others'. A client is looked at only once claimed (its worker
- * changes it meanwhile). */
-static void serve_claimed(int worker, bool steal, atomic_uint *(*word)(int slot),
+ * changes it meanwhile). hand_over: RP's, above. */
+static void serve_claimed(int worker, bool steal, bool hand_over, atomic_uint *(*word)(int slot),
                           bool (*wants)(const sv_client *), void (*serve)(sv_client *))
 {
-    for (int i = 0; i < slots_end; i++) {
-        sv_client *cl = &sv.clients[i];
-        if (cl->worker == worker && claim(word(i)) && wants(cl))
-            serve(cl);
-    }
+    for (int i = 0; i < slots_end; i++)
+        if (sv.clients[i].worker == worker && !serve_one(i, hand_over, word, wants, serve))
+            return;
     if (!steal)
         return;
-    for (int i = slots_end - 1; i >= 0; i--) {
-        sv_client *cl = &sv.clients[i];
-        if (cl->worker != worker && claim(word(i)) && wants(cl))
-            serve(cl);
-    }
+    for (int i = slots_end - 1; i >= 0; i--)
+        if (sv.clients[i].worker != worker && !serve_one(i, hand_over, word, wants, serve))
+            return;
 }
 /* the last planned frame's jobs, for the statistics */
 typedef struct frame_jobs {
@@ -111,6 +165,7 @@ static void note_static_frame(void)
 void sv_sched_plan_frame(void)
 {
     claim_frame++;
+    atomic_store(&serving, sv.opt.threads);
     slots_end = 0;
     for (int i = 0; i < SV_MAX_CLIENTS; i++)
         if (sv.clients[i].state >= CL_CONNECTED)
@@ -195,13 +250,18 @@ void sv_sched_run_rp(int worker)
             run_job(worker_jobs[worker][k]);
         return;
     }
-    serve_claimed(worker, sv.opt.threads > 1 && !sv.opt.no_steal, rp_claim, has_packets,
-                  process_client);
+    bool hand_over = hands_over() && (sv_sync == SYNC_LOCK || sv_sync == SYNC_STMLOCK ||
+                                      (sv_sync == SYNC_STM && SV_HAVE_TM));
+    serve_claimed(worker, sv.opt.threads > 1 && !sv.opt.no_steal, hand_over, rp_claim,
+                  has_packets, process_client);
+    if (hand_over)
+        atomic_fetch_sub(&serving, 1);
 }
 
 void sv_sched_run_s(int worker, void (*send)(sv_client *))
 {
-    serve_claimed(worker, sv.opt.threads > 1 && !sv.opt.no_steal, s_claim, connected, send);
+    serve_claimed(worker, sv.opt.threads > 1 && !sv.opt.no_steal, false, s_claim, connected,
+                  send);
 }
 
 void sv_sched_frame_jobs(int *jobs, int *clients, double *weight_max, double *weight_sum)

@@ -46,6 +46,9 @@ typedef struct sv_thread_stats {
     uint64_t replay_ticks;     /* -replay: the virtual clients' own side of the packets */
     uint64_t idle_replay_ticks; /* of replay_ticks, the master's in idle_ticks (the rest in S) */
     uint64_t lock_wait_ticks;  /* waiting for the global or region locks, in any phase */
+    uint64_t rp_handovers;     /* RP: the worker found another thread running commands alone
+                                * (the global lock, libtm's serial turn) and left it the
+                                * frame's remaining clients (sched/sched.c) */
     uint64_t mark;             /* the thread's last phase boundary (not a counter) */
     uint64_t cs_entries[CS_COUNT];
     uint64_t rockets;          /* rockets launched */
@@ -65,6 +68,7 @@ typedef struct sv_thread_stats {
     X(wait_rp_spin_seconds) X(wait_rp_sleep_seconds) X(wait_sleeps) X(cmd_ticks)             \
     X(cmd_entry_ticks) X(cmd_aborted_ticks) X(cmd_lock_wait_ticks) X(cmd_serial_ticks)       \
     X(cmd_serial) X(cmd_restarts) X(replay_ticks) X(idle_replay_ticks) X(lock_wait_ticks)    \
+    X(rp_handovers)                                                                          \
     X(rockets) X(rocket_kills) X(telefrags) X(kills) X(deaths) X(pickups) X(qc_errors)       \
     X(replayed_replies) X(replayed_bytes)
 

@@ -31,6 +31,9 @@
  *     cmd_aborted_ms=<attempts that restarted> cmd_restarts=<restarts>
  *     cmd_serial_ms=<of cmd_ms, the commands that ran in libtm's serial turns (its policy
  *     running one transaction at a time, or irrevocable)> cmd_serial=<how many>
+ *     rp_handovers=<RP: times a worker found another thread running commands alone (the
+ *     global lock; libtm's serial turn) and left it the frame's remaining clients
+ *     (sched/sched.c)>
  *     replay_ms=<the virtual clients' own side of the packets (-replay; in s_ms, and the
  *     master's in idle_ms)> idle_replay_ms=<of it, the master's in idle_ms>
  *     cs_<section>=<entries> for every section in sync/critical_sections.h
@@ -101,13 +104,14 @@ static void print_line(FILE *out, const char *label, const char *thread, double 
     fprintf(out, " wait_serial_spin_ms=%.3f wait_serial_sleep_ms=%.3f wait_rp_spin_ms=%.3f"
             " wait_rp_sleep_ms=%.3f wait_sleeps=%llu cmd_ms=%.3f cmd_entry_ms=%.3f"
             " cmd_lock_wait_ms=%.3f cmd_aborted_ms=%.3f cmd_restarts=%llu cmd_serial_ms=%.3f"
-            " cmd_serial=%llu replay_ms=%.3f idle_replay_ms=%.3f",
+            " cmd_serial=%llu rp_handovers=%llu replay_ms=%.3f idle_replay_ms=%.3f",
             d->wait_serial_spin_seconds * 1e3, d->wait_serial_sleep_seconds * 1e3,
             d->wait_rp_spin_seconds * 1e3, d->wait_rp_sleep_seconds * 1e3,
             (unsigned long long)d->wait_sleeps, MS(d->cmd_ticks), MS(d->cmd_entry_ticks),
             MS(d->cmd_lock_wait_ticks), MS(d->cmd_aborted_ticks),
             (unsigned long long)d->cmd_restarts, MS(d->cmd_serial_ticks),
-            (unsigned long long)d->cmd_serial, MS(d->replay_ticks), MS(d->idle_replay_ticks));
+            (unsigned long long)d->cmd_serial, (unsigned long long)d->rp_handovers,
+            MS(d->replay_ticks), MS(d->idle_replay_ticks));
     for (int c = 0; c < CS_COUNT; c++)
         fprintf(out, " cs_%s=%llu", sv_cs_names[c], (unsigned long long)d->cs_entries[c]);
     fprintf(out, " jobs_ms=%.3f serial_ms=%.3f", MS(d->jobs_ticks), MS(d->serial_ticks));

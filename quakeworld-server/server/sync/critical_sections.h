@@ -137,6 +137,9 @@ const char *sv_sync_name(sv_sync_mode mode);
 /* The global re-entrant lock (lock and stmlock modes). */
 void sv_global_lock(void);
 void sv_global_unlock(void);
+/* Takes the global lock if it is free or already the caller's (re-entry), without waiting:
+ * true if taken (release it with sv_global_unlock). */
+bool sv_global_lock_try(void);
 /* -sync region: the locks section `id` needs (for CS_MOVE_COMMAND: the ones that
  * sv_region_plan_move chose), and their release (sync/region.c). */
 void sv_region_enter(sv_cs_id id);

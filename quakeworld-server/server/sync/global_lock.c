@@ -52,6 +52,11 @@ void sv_global_lock(void)
     sv_stats_thread()->lock_wait_ticks += sv_stats_ticks() - t0;
 }
 
+bool sv_global_lock_try(void)
+{
+    return pthread_mutex_trylock(&global_lock) == 0;
+}
+
 void sv_global_unlock(void)
 {
     pthread_mutex_unlock(&global_lock);

@@ -65,6 +65,7 @@ define check_server
 @$(TEST_CASE) qwsv-movers --timeout 30 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-movers.sh $(SV_TESTDIR)/test_movers
 @$(TEST_CASE) qwsv-events --timeout 30 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-events.sh $(SV_TESTDIR)/test_events
 @$(TEST_CASE) qwsv-sched-units --timeout 30 -- $(SV_TESTDIR)/test_sched_units
+@$(TEST_CASE) qwsv-handover --timeout 30 --tm -- $(SV_TESTDIR)/test_handover
 @$(TEST_CASE) qwsv-jobs --timeout 30 -- env $(TEST_ENV) $(SERVER)/tests/test-jobs.sh $(SV_TESTDIR)/test_jobs
 @$(TEST_CASE) qwsv-help --timeout 20 -- env $(TEST_ENV) $(SERVER)/tests/test-help.sh
 @$(TEST_CASE) qwsv-admin-units --timeout 30 -- $(SV_TESTDIR)/test_admin
