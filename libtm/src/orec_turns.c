@@ -9,7 +9,8 @@
  * end; read-only transactions and the reads before a first write run as before. After
  * OREC_TURNS_SPAN turns the process goes back to writers side by side, and the threads'
  * windows judge again (the windows that saw a switch begin anew), so a workload whose
- * writers stop conflicting gets its parallel writers back.
+ * writers stop conflicting gets its parallel writers back. LIBTM_TURNS=0 keeps them side by
+ * side always (config.c).
  *
  * The token is a hint, never a lock that correctness needs: the orecs still decide every
  * conflict. So a waiter gives up after OREC_TURN_WAIT_CYCLES (a holder that is preempted,
@@ -18,6 +19,7 @@
 #include "orec_turns.h"
 
 #include "cm_wait.h"
+#include "config.h"
 #include "registry.h"
 #include "wait.h"
 
@@ -73,7 +75,7 @@ void tm_orec_turns_judge(struct orec_turns_window *w)
     uint32_t epoch = atomic_load_explicit(&token.epoch, memory_order_relaxed);
     bool frequent = (uint64_t)w->aborts * 1000 >
                     (uint64_t)(w->commits + w->aborts) * OREC_TURNS_ABORT_PER_MILLE;
-    if (epoch == w->epoch && frequent && !atomic_load_explicit(&tm_orec_turns_on,
+    if (epoch == w->epoch && frequent && tm_config.turns && !atomic_load_explicit(&tm_orec_turns_on,
                                                                 memory_order_relaxed)) {
         atomic_store_explicit(&token.given, 0, memory_order_relaxed); /* may race a holder's count: a span's length only */
         atomic_fetch_add_explicit(&token.epoch, 1, memory_order_relaxed);
