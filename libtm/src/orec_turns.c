@@ -15,7 +15,8 @@
  * The token is a hint, never a lock that correctness needs: the orecs still decide every
  * conflict. So a waiter gives up after OREC_TURN_WAIT_CYCLES (a holder that is preempted,
  * or that waits to become irrevocable for the waiter to end) and goes on without the turn,
- * and a transaction that holds locks never waits for it (it is taken before the first). */
+ * an open transaction whose parent holds it goes on at once, and a transaction that holds
+ * locks never waits for it (it is taken before the first). */
 #include "orec_turns.h"
 
 #include "cm_wait.h"
@@ -49,7 +50,10 @@ void tm_orec_turn_take(struct tm_tx *tx, struct orec_turns_window *w)
             w->turn = TURN_HELD;
             return;
         }
-        while (atomic_load_explicit(&token.holder, memory_order_relaxed)) {
+        struct tm_tx *holder;
+        while ((holder = atomic_load_explicit(&token.holder, memory_order_relaxed))) {
+            if (tm_open_ancestor(tx, holder))
+                return; /* an open transaction's parent, suspended until it ends */
             __builtin_ia32_pause();
             tm_cm_answer_move_request(tx);
             if (tm_cycles() > until)

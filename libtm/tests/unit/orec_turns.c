@@ -1,7 +1,7 @@
 /* Unit tests of orec's writers in turns (src/orec_turns.c): when a thread's window switches
  * turns on, that one writer at a time holds the turn and a waiter gives up on a holder that
- * does not end, that a span of turns switches them off, and that a window that saw a switch is
- * not judged. */
+ * does not end (an open transaction whose parent holds it, at once), that a span of turns
+ * switches them off, and that a window that saw a switch is not judged. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,6 +49,14 @@ static void turns_follow_the_abort_rate(void **state)
     assert_int_equal(b.turn, TURN_WITHOUT);
     tm_orec_turn_end(&b);
     assert_int_equal(b.turn, TURN_NONE);
+    /* An open transaction whose parent holds the turn goes on without it. */
+    static struct tm_tx child;
+    child.algo = &no_moves;
+    child.open_parent = &first;
+    struct orec_turns_window c = { 0 };
+    tm_orec_turn_take(&child, &c);
+    assert_int_equal(c.turn, TURN_WITHOUT);
+    tm_orec_turn_end(&c);
     tm_orec_turn_end(&a);
     assert_int_equal(a.turn, TURN_NONE);
     tm_orec_turn_take(&second, &b); /* given back: free again */
