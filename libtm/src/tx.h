@@ -222,6 +222,12 @@ struct tm_tx {
     /* --- the serial lock's turns (serial_lock.c) --- */
     _Alignas(TM_CACHELINE) _Atomic uint32_t turn_signal; /* bumped to wake this thread */
     _Atomic uint32_t turn_asleep;                        /* sleeps on turn_signal */
+    /* This thread's releases that found another thread waiting, each one close after the
+     * one before (serial_lock.c: a turn begins only for a holder whose transactions follow
+     * each other), and its commit count and clock at the last of them. */
+    unsigned turn_streak;
+    unsigned turn_contended_at;
+    int64_t turn_contended_ns;
 
     /* --- registry --- */
     struct tm_tx *next_all;   /* every descriptor ever created (never freed, recycled) */

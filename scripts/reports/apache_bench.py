@@ -26,7 +26,7 @@ MODE_LABEL = {
     "mem-tm": "mem, tm (libtm)",
     "mem-tm-sw": "mem, tm (libtm, software only)",
     "mem-tm-gcc": "mem, tm (GCC libitm)",
-    "mem-tm-base": "mem, tm (libtm, baseline module)",
+    "mem-tm-base": "mem, tm (libtm, baseline build)",
 }
 MODE_SHORT = {"nocache": "none", "disk": "disk", "socache": "socache", "mem-lock": "lock",
               "mem-tm": "tm", "mem-tm-sw": "tm-sw", "mem-tm-gcc": "tm-gcc",
@@ -532,4 +532,26 @@ def baseline_table(points, blocks, s):
                      pair([per_request(base), per_request(tm)]),
                      pair([block_rate(blocks, s, m, c, "mem_open_entity") for m in ("mem-tm-base", "mem-tm")]),
                      pair([block_rate(blocks, s, m, c, "mem_create_entity") for m in ("mem-tm-base", "mem-tm")])])
+    return markdown_table(head, rows)
+
+
+def libtm_change_table(points, s):
+    """Markdown: a change of libtm (mem-tm) against the library before it (mem-tm-base, run
+    with --baseline-libtm), beside the mutex and GCC's libitm, by clients: requests/s median
+    (min-max) and the paired ratios of the repeats, median [lowest-highest]."""
+    def rate(p):
+        if not p or not p.rates:
+            return "-"
+        low, high = p.spread()
+        return f"{p.median():.0f} ({low:.0f}-{high:.0f})"
+    head = ["clients", "disk", "socache", "mem, lock", "tm, libtm before", "tm, libtm after",
+            "tm, GCC libitm", "before/lock", "after/lock", "after/GCC", "after/before"]
+    rows = []
+    for c in sorted({k[2] for k in points if k[0] == s}):
+        p = {m: points.get((s, m, c)) for m in MODE_ORDER}
+        after, before = p["mem-tm"], p["mem-tm-base"]
+        rows.append([str(c), rate(p["disk"]), rate(p["socache"]), rate(p["mem-lock"]), rate(before),
+                     rate(after), rate(p["mem-tm-gcc"]), ratio_text(before, p["mem-lock"])[0],
+                     ratio_text(after, p["mem-lock"])[0], ratio_text(after, p["mem-tm-gcc"])[0],
+                     ratio_text(after, before)[0]])
     return markdown_table(head, rows)

@@ -177,6 +177,20 @@ def apache_open_lru():
         apache_bench.baseline_table(points, blocks, "2")
 
 
+def apache_libtm_turns():
+    """libtm's serial mode without turns for sparse transactions, against the libtm before."""
+    notes, _, points = apache_bench.load(results("apache-libtm-turns.csv"))
+    run = notes[0].split(": ", 1)[-1] if notes else ""
+    return caption(f"`{APACHE_LIBTM_TURNS}`; {run}; requests/s median (min-max); ratios: median "
+                   "of the per-repeat ratios [lowest-highest]") + \
+        apache_bench.libtm_change_table(points, "2")
+
+
+APACHE_LIBTM_TURNS = ("scripts/apache-bench --s 2 --clients \"4 16\" --modes \"disk socache mem-lock "
+                      "mem-tm-base mem-tm mem-tm-gcc\" --baseline-libtm build/libtm-before --repeats 3 "
+                      "--time 4 --name apache-libtm-turns")
+
+
 # ---- Apache: mod_mem_cache's memory over time -------------------------------------------------
 def soak_caption(notes, runs):
     """The runs' settings (each once, without the commands, which the README gives) and the machine."""
@@ -273,6 +287,7 @@ BLOCKS = {
     "quake-qc": quake_qc_table,
     "apache-s2": apache_s2,
     "apache-open-lru": apache_open_lru,
+    "apache-libtm-turns": apache_libtm_turns,
     "memcache-soak": lambda: memcache_soak_table("memcache-soak"),
     "memcache-soak-before": lambda: memcache_soak_table("memcache-soak-before"),
     "memcache-soak-sizes": memcache_soak_sizes,
