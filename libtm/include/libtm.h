@@ -10,6 +10,8 @@
  *   LIBTM_CM=backoff|immediate|spin|block|yield|priority|handoff|softprio|slice
  *                                  contention manager (default backoff)
  *   LIBTM_RETRIES=N                restarts before a transaction runs serially (default 16)
+ *   LIBTM_TURNS=0|1                0: orec's writers never take turns (default 1: they do while
+ *                                  they abort each other often)
  *   LIBTM_STATS=path               write statistics as JSON at exit (%p expands to the pid)
  *   LIBTM_VERBOSE=1                a line on stderr at start (runtime, version, algorithm, why
  *                                  hardware transactions are used or not) and one at exit

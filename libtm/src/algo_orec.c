@@ -383,6 +383,12 @@ void tm_orec_acquire_slow(struct tm_tx *tx, orec_t *o)
             extend_or_restart(tx);
             continue;
         }
+        /* Before the first lock: the turn, while writers take turns (orec_turns.c). */
+        if (unlikely(atomic_load_explicit(&tm_orec_turns_on, memory_order_relaxed)) &&
+            s->locks.len == 0 && s->turns.turn == TURN_NONE && !s->alone) {
+            tm_orec_turn_take(tx, &s->turns);
+            continue; /* look at the orec again: it may have moved while we waited */
+        }
         tm_mark_dirty(tx);
         if (atomic_compare_exchange_weak_explicit(o, &v, mine, memory_order_seq_cst,
                                                   memory_order_relaxed)) {
@@ -459,6 +465,10 @@ static bool orec_commit(struct tm_tx *tx, uint64_t *privatization_time)
         ct = time + 1;
     }
     release_all(s, ct);
+    if (!s->alone) {
+        tm_orec_turn_end(&s->turns);
+        tm_orec_turns_commit(&s->turns);
+    }
     end(tx, s);
     *privatization_time = ct;
     return true;
@@ -471,6 +481,8 @@ static void orec_rollback(struct tm_tx *tx)
         uint64_t fresh = atomic_fetch_add_explicit(&global_clock.now, 1, memory_order_acq_rel) + 1;
         release_all(s, fresh);
     }
+    tm_orec_turn_end(&s->turns);
+    s->turns.aborts++;
     end(tx, s);
 }
 

@@ -4,6 +4,7 @@
 #ifndef LIBTM_ALGO_OREC_H
 #define LIBTM_ALGO_OREC_H
 
+#include "orec_turns.h"
 #include "privatization.h"
 #include "undo_log.h"
 
@@ -45,6 +46,7 @@ struct orec_tx {
     struct orec_read *read_next, *read_end, *read_base;
     struct tm_log locks;    /* struct lock_entry */
     bool alone; /* no other thread was registered at begin: none can commit meanwhile */
+    struct orec_turns_window turns; /* orec_turns.h */
 };
 _Static_assert(sizeof(struct orec_tx) <= TM_ALGO_STATE_SIZE, "orec state too large");
 

@@ -10,6 +10,7 @@
 
 struct tm_config tm_config = {
     .retries = 16,
+    .turns = true,
 };
 
 static void read_algo(void)
@@ -69,8 +70,22 @@ static void read_htm(void)
     tm_config.htm = allowed && !tm_config.forced && tm_config.rtm;
 }
 
+/* LIBTM_TURNS=0: orec's writers never take turns (orec_turns.c), whatever their aborts. */
+static void read_turns(void)
+{
+    const char *s = getenv("LIBTM_TURNS");
+    if (!s || !*s)
+        return;
+    if (strcmp(s, "0") == 0)
+        tm_config.turns = false;
+    else if (strcmp(s, "1") != 0)
+        tm_warn("LIBTM_TURNS=%s is unknown; use 0 (orec's writers never take turns) or 1 (they "
+                "do while they abort each other often, the default)", s);
+}
+
 void tm_config_read(void)
 {
+    read_turns();
     read_algo();
     read_htm();
     read_retries();

@@ -16,6 +16,7 @@ struct tm_config {
     bool rtm;                     /* the CPU has usable RTM */
     bool htm;                     /* ... and LIBTM_HTM allows it (htm.c) */
     const char *stats_path;
+    bool turns;                   /* LIBTM_TURNS: orec's writers may take turns (orec_turns.c) */
 };
 extern struct tm_config tm_config;
 void tm_config_read(void);

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Unit tests of the report arithmetic (scripts/reports/): medians, ratios and goal verdicts on
-small fixture CSVs of this folder, whose tables must equal expected/*.txt, and the extractor
-scripts/tm-stats-csv on two statistics files. The fixtures' numbers are chosen so that each
+small fixture CSVs of this folder, whose tables must equal expected/*.txt, the conflict tables
+on two libtm-stats --conflicts --json files (conflicts/), and the extractor scripts/tm-stats-csv
+on two statistics files. The fixtures' numbers are chosen so that each
 median, ratio and verdict can be checked by hand; the assertions below name the cases.
 
   test_reports.py [-v]            (unittest's options)
@@ -19,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, SCRIPTS)
 from reports import common, goals, libtm_bench, libtm_cm_bench, atomic_quake, quake_sched, quake_qc, apache_bench  # noqa: E402
-from reports import memcache_soak  # noqa: E402
+from reports import conflicts, memcache_soak  # noqa: E402
 
 UPDATE = "--update" in sys.argv
 
@@ -486,6 +487,44 @@ class MemcacheSoak(unittest.TestCase):
         verdicts = [verdict for _, _, verdict in memcache_soak.goal_checks(self.runs)]
         self.assertEqual(verdicts, ["met", "met", "not met", "not met"])
         self.assertEqual([r.mode for r in memcache_soak.judged(self.runs)], ["lock", "tm"])
+
+
+class Conflicts(unittest.TestCase):
+    """conflicts/run.json: 10 rows, 200 recorded of 210 conflict aborts, in reverse order of
+    count; conflicts/bare.json: 3 of its rows and no totals."""
+    def setUp(self):
+        self.study = conflicts.Study(fixture("conflicts/run.json"))
+
+    def test_rows_by_count_then_location(self):
+        counts = [r["count"] for r in self.study.rows]
+        self.assertEqual(counts, [60, 40, 30, 20, 14, 10, 10, 6, 6, 4])
+        # a tie is broken by the location's text: "sv+16" < "sv+8"
+        self.assertEqual([r["location"] for r in self.study.rows[5:7]], ["sv+16", "sv+8"])
+
+    def test_classes_and_summary(self):
+        self.assertEqual(self.study.by_class(), {"true": 114, "false_stripe": 50, "false_alias": 30,
+                                                 "unknown": 6})
+        self.assertEqual(self.study.summary(),
+                         "conflict aborts 210, recorded 200: true 114 (57.0 %), false_stripe 50 "
+                         "(25.0 %), false_alias 30 (15.0 %), unknown 6 (3.0 %)")
+
+    def test_totals_default_to_the_rows(self):
+        bare = conflicts.Study(fixture("conflicts/bare.json"))
+        self.assertEqual((bare.aborts, bare.recorded), (130, 130))
+        # classes that no row has are left out of the summary
+        self.assertEqual(bare.summary(), "conflict aborts 130, recorded 130: true 60 (46.2 %), "
+                                         "false_stripe 40 (30.8 %), false_alias 30 (23.1 %)")
+
+    def test_tables(self):
+        reasons = self.study.reason_class_table()
+        # validate: 60 + 14 true, 6 false_stripe, 30 false_alias, 6 unknown, shares of 200
+        self.assertIn("| validate | 74 (37.0 %) | 6 (3.0 %) | 30 (15.0 %) | 6 (3.0 %) |", reasons)
+        top = self.study.readme_table()
+        # the 8 most frequent rows, then the other two (6 + 4) in one
+        self.assertEqual(top[-1], "| (the other rows) |  |  |  |  | 10 | 5.0 % |")
+        self.assertEqual(len(top), 2 + 8 + 1)
+        expect_text(self, "conflicts.txt", "\n".join(reasons + [""] + top) + "\n")
+        self.assertEqual(conflicts.percent(1, 0), "-")  # nothing recorded: no share
 
 
 class TmStatsCsv(unittest.TestCase):
