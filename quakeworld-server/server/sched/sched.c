@@ -9,6 +9,7 @@
 #include "net/reliable.h"
 #include "sched/lpt.h"
 #include "stats/counters.h"
+#include "stats/libtm_extensions.h"
 #include "sync/critical_sections.h"
 
 sv_sched_mode sv_sched = SCHED_STATIC;
@@ -57,8 +58,6 @@ static int slots_end; /* the highest connected slot + 1 (master, in U) */
  * end. -nohandover: the paper's way, each section waits. */
 static atomic_int serving;
 
-#pragma weak libtm_serial_elsewhere
-
 static bool hands_over(void)
 {
     return sv.opt.threads > 1 && !sv.opt.no_handover && !sv.opt.no_steal;
@@ -68,7 +67,7 @@ static bool hands_over(void)
  * alone; `serving` is one less then. */
 static bool leave_to_other(void)
 {
-    bool other = sv_sync == SYNC_STM ? libtm_serial_elsewhere && libtm_serial_elsewhere()
+    bool other = sv_sync == SYNC_STM ? sv_libtm.serial_elsewhere && sv_libtm.serial_elsewhere()
                                      : !sv_global_lock_try();
     if (!other)
         return false;

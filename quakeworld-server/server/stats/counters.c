@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "server.h"
+#include "stats/libtm_extensions.h"
 #include "sync/critical_sections.h"
 
 static sv_thread_stats stats[SV_MAX_THREADS];
@@ -22,15 +23,12 @@ static bool has_cpu_clock[SV_MAX_THREADS];
 static double cpu_at_end[SV_MAX_THREADS];
 static bool ended[SV_MAX_THREADS];
 
-/* only libtm has them (GCC's libitm does not) */
-#pragma weak libtm_totals_read
-
 bool sv_stats_tm_totals(struct libtm_totals *t)
 {
     *t = (struct libtm_totals){0};
-    if (!libtm_totals_read)
+    if (!sv_libtm.totals_read)
         return false;
-    libtm_totals_read(t, sizeof *t);
+    sv_libtm.totals_read(t, sizeof *t);
     return true;
 }
 
@@ -62,9 +60,6 @@ double sv_stats_start_cpu_ms(void)
     return start_cpu_ms;
 }
 
-/* only libtm has it: the mode its adaptive policy runs ("serial": one transaction at a time) */
-#pragma weak libtm_adaptive_mode
-
 /* Whether the calling thread's transaction runs in one of libtm's serial turns: irrevocable,
  * or begun while libtm's policy runs every transaction alone. */
 static bool in_serial_turn(void) LIBTM_PURE;
@@ -76,9 +71,10 @@ static bool in_serial_turn(void)
     if (_ITM_inTransaction() == LIBTM_IRREVOCABLE)
         return true;
 #endif
-    if (!libtm_adaptive_mode)
+    /* only libtm has it: the mode its adaptive policy runs ("serial": one at a time) */
+    if (!sv_libtm.adaptive_mode)
         return false;
-    const char *mode = libtm_adaptive_mode();
+    const char *mode = sv_libtm.adaptive_mode();
     return mode && !strcmp(mode, "serial");
 }
 

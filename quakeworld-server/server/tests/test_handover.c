@@ -18,6 +18,7 @@
 #include "cgame/cgame.h"
 #include "sched/sched.h"
 #include "server.h"
+#include "stats/libtm_extensions.h"
 #include "stats/counters.h"
 #include "sync/critical_sections.h"
 
@@ -160,12 +161,10 @@ static void test_lock_holder_gets_the_rest(void **state)
     sv_sync_init(SYNC_NONE);
 }
 
-#pragma weak libtm_serial_elsewhere
-
 static void test_irrevocable_transaction_gets_the_rest(void **state)
 {
     (void)state;
-    if (!libtm_serial_elsewhere)
+    if (!sv_libtm.serial_elsewhere)
         skip(); /* another TM runtime: stm does not hand over */
     /* both threads known to libtm, as the server's workers are: a thread alone runs on the
      * lock's read side, without the word */

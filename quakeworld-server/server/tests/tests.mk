@@ -94,6 +94,7 @@ define check_server
 @$(TEST_CASE) qwsv-scoreboard --timeout 90 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-scoreboard.sh stm 27538
 @$(TEST_CASE) qwsv-scoreboard-lpt --timeout 90 -- env $(TEST_ENV) $(SERVER)/tests/test-scoreboard.sh none 27539 lpt
 @$(TEST_CASE) qwsv-replay --timeout 90 --tm -- env $(TEST_ENV) $(SERVER)/tests/test-replay.sh 27541
+@$(TEST_CASE) qwsv-gcc-libitm --timeout 90 -- env $(TEST_ENV) $(SERVER)/tests/test-gcc-libitm.sh 27547
 @$(TEST_CASE) qwsv-replay-work --timeout 120 -- env $(TEST_ENV) $(SERVER)/tests/test-replay-work.sh 27543
 @$(TEST_CASE) qwsv-replay-clock --timeout 90 -- env $(TEST_ENV) $(SERVER)/tests/test-replay-clock.sh 27545
 	@$(TEST_CASE) qwsv-accounting --timeout 90 -- env $(TEST_ENV) $(SERVER)/tests/test-accounting.sh 27571
