@@ -42,7 +42,7 @@ static const cmdline_option options[] = {
     {"-movers", NULL, "scripted mode goes to the map's doors, plats, buttons, teleporters,\n"
      "touch triggers and items (from the BSP entity lump under -basedir)\n"
      "and uses them, each bot the kinds in turn; it watches them work in\n"
-     "what the server sends and the summary counts it (movers_* keys)", FLAG(movers)},
+     "what the server sends; the summary counts it (line qwbot-movers)", FLAG(movers)},
     {"-name", "PREFIX", "bot names are PREFIX1..PREFIXN (default \"qwbot\")", CMDLINE_TEXT,
      FIELD(name)},
     {"-interval", "MS", "scripted mode: one move every MS ms, 5..250 (default 13)",
