@@ -28,6 +28,7 @@ define check_qwbot
 @$(TEST_CASE) qwbot-trace --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_trace $(QWBOT)/traces
 @$(TEST_CASE) qwbot-move --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_move $(QW_CHKTBL)
 @$(TEST_CASE) qwbot-parse --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_parse
+@$(TEST_CASE) qwbot-nav --timeout 60 -- $(OBJ)/clients/qwbot/tests/test_nav $(SHARED)/quake/id1/maps
 @$(TEST_CASE) qwbot-cli --timeout 60 -- $(QWBOT_ENV) $(QWBOT)/tests/cli.sh
 @$(TEST_CASE) qwbot-mvdsv-server-help --timeout 60 -- $(TOP)/scripts/tests/help.sh \
     $(QWBOT)/mvdsv-server.sh
@@ -68,6 +69,7 @@ define check_qwbot_asan
 @$(TEST_CASE) qwbot-asan-trace --timeout 60 -- $(OBJ)/clients/qwbot/asan/test_trace $(QWBOT)/traces
 @$(TEST_CASE) qwbot-asan-move --timeout 60 -- $(OBJ)/clients/qwbot/asan/test_move $(QW_CHKTBL)
 @$(TEST_CASE) qwbot-asan-parse --timeout 60 -- $(OBJ)/clients/qwbot/asan/test_parse
+@$(TEST_CASE) qwbot-asan-nav --timeout 120 -- $(OBJ)/clients/qwbot/asan/test_nav $(SHARED)/quake/id1/maps
 @$(TEST_CASE) qwbot-asan-replay-identical --timeout 180 -- env QWBOT=$(QWBOT_ASAN) QW_BIN=$(BIN) \
     QW_SHARED=$(SHARED) QW_CHKTBL=$(QW_CHKTBL) QWBOT_TRACES=$(QWBOT)/traces QWBOT_TMP=$(BUILD)/tmp/asan \
     $(QWBOT)/tests/replay-identical.sh

@@ -9,7 +9,9 @@
 #include "bsp.h"
 #include "trace.h"
 
-#define MAX_NODES 2048
+#define MAX_NODES 3072
+#define GRID 96.0f             /* spacing of the floor grid's columns */
+#define GRID_RANGE 140.0f      /* a grid node's edges: to its eight neighbours */
 #define MAX_GOALS 1024
 #define STEP 18.0f             /* the height a player walks up */
 #define EDGE_RANGE 1024.0f     /* longer straight walks are not tried */
@@ -132,16 +134,20 @@ static int add_node(qwbot_nav *nav, const float p[3])
 static int node_near(qwbot_nav *nav, const float c[3], bool need_sight)
 {
     static const float rings[] = {0, 40, 64, 96};
-    for (unsigned r = 0; r < sizeof rings / sizeof rings[0]; r++) {
-        for (int dir = 0; dir < (r ? 8 : 1); dir++) {
-            float a = (float)dir * (float)M_PI / 4;
-            float p[3] = {c[0] + rings[r] * cosf(a), c[1] + rings[r] * sinf(a), c[2]}, f[3];
-            if (!drop_to_floor(nav, p, f) || c[2] - f[2] > 640)
-                continue;
-            float eye[3] = {f[0], f[1], f[2] + 22};
-            if (need_sight && !qwbot_nav_visible(nav, eye, c))
-                continue;
-            return add_node(nav, f);
+    static const float lower[] = {0, 48, 96};   /* a button in a ceiling: from below it */
+    for (unsigned l = 0; l < sizeof lower / sizeof lower[0]; l++) {
+        for (unsigned r = 0; r < sizeof rings / sizeof rings[0]; r++) {
+            for (int dir = 0; dir < (r ? 8 : 1); dir++) {
+                float a = (float)dir * (float)M_PI / 4;
+                float p[3] = {c[0] + rings[r] * cosf(a), c[1] + rings[r] * sinf(a),
+                              c[2] - lower[l]}, f[3];
+                if (!drop_to_floor(nav, p, f) || c[2] - f[2] > 640)
+                    continue;
+                float eye[3] = {f[0], f[1], f[2] + 22};
+                if (need_sight && !qwbot_nav_visible(nav, eye, c))
+                    continue;
+                return add_node(nav, f);
+            }
         }
     }
     return -1;
@@ -236,6 +242,45 @@ static int read_entities(qwbot_nav *nav, char *err, size_t errlen)
     return rc < 0 ? -1 : 0;
 }
 
+static bool solid_at(const qwbot_nav *nav, const float p[3])
+{
+    qw_trace tr;
+    trace_player(nav, p, p, &tr);
+    return tr.startsolid || tr.allsolid;
+}
+
+/* The floors of the map on a grid: in each column, every floor a player stands on, from the
+ * top down (each found floor, then down through it to the space below). */
+static void add_grid(qwbot_nav *nav)
+{
+    const qw_bsp_model *world = qw_bsp_get_model(nav->bsp, 0);
+    if (!world)
+        return;
+    for (float x = world->mins[0] + GRID / 2; x < world->maxs[0]; x += GRID)
+        for (float y = world->mins[1] + GRID / 2; y < world->maxs[1]; y += GRID) {
+            float z = world->maxs[2];
+            for (int floors = 0; floors < 8 && z > world->mins[2]; floors++) {
+                float p[3] = {x, y, z};
+                while (p[2] > world->mins[2] && solid_at(nav, p))
+                    p[2] -= 16;
+                if (p[2] <= world->mins[2])
+                    break;
+                qw_trace tr;
+                float down[3] = {x, y, world->mins[2] - 64};
+                trace_player(nav, p, down, &tr);
+                if (tr.startsolid || tr.fraction >= 1)
+                    break;
+                if (!hazard(nav, tr.endpos)) {
+                    int n = add_node(nav, tr.endpos);
+                    if (n < 0)
+                        return;
+                    nav->grid[n] = 1;
+                }
+                z = tr.endpos[2] - 40;   /* into the floor under the box */
+            }
+        }
+}
+
 static void build_edges(qwbot_nav *nav)
 {
     int n = nav->nnodes;
@@ -245,7 +290,8 @@ static void build_edges(qwbot_nav *nav)
                 continue;
             const float *p = nav->node[a], *q = nav->node[b];
             float dx = p[0] - q[0], dy = p[1] - q[1];
-            if (dx * dx + dy * dy > EDGE_RANGE * EDGE_RANGE)
+            float range = nav->grid[a] || nav->grid[b] ? GRID_RANGE : EDGE_RANGE;
+            if (dx * dx + dy * dy > range * range)
                 continue;
             if (qwbot_nav_walkable(nav, p, q)) {
                 nav->edge[a * n + b] = 1;
@@ -266,7 +312,8 @@ qwbot_nav *qwbot_nav_load(const char *map_path, char *err, size_t errlen)
     nav->node = calloc(MAX_NODES, sizeof nav->node[0]);
     nav->goals = calloc(MAX_GOALS, sizeof nav->goals[0]);
     nav->dest = calloc(MAX_GOALS, sizeof nav->dest[0]);
-    if (!nav->bsp || !nav->node || !nav->goals || !nav->dest) {
+    nav->grid = calloc(MAX_NODES, 1);
+    if (!nav->bsp || !nav->node || !nav->goals || !nav->dest || !nav->grid) {
         if (nav->bsp)
             snprintf(err, errlen, "%s: out of memory for the map's graph", map_path);
         qwbot_nav_free(nav);
@@ -276,6 +323,7 @@ qwbot_nav *qwbot_nav_load(const char *map_path, char *err, size_t errlen)
         qwbot_nav_free(nav);
         return NULL;
     }
+    add_grid(nav);
     nav->edge = calloc((size_t)nav->nnodes * (size_t)nav->nnodes + 1, 1);
     if (!nav->edge) {
         snprintf(err, errlen, "%s: out of memory for the map's graph", map_path);
@@ -296,6 +344,7 @@ void qwbot_nav_free(qwbot_nav *nav)
     free(nav->edge);
     free(nav->goals);
     free(nav->dest);
+    free(nav->grid);
     free(nav);
 }
 

@@ -3,11 +3,12 @@
  * buttons, teleporters, touch triggers and items of the entity lump that a deathmatch keeps
  * (not flagged "not in deathmatch", 2048) -- and a graph to walk to them by. Its nodes are
  * the floor under every point entity (items, spawn spots, lights, teleport destinations, ...)
- * and under or beside every goal; an edge a->b means a player box can walk from a to b in a
+ * and under or beside every goal, and every floor of a grid of columns 96 units apart (from
+ * the top of each column down through each floor it finds); an edge a->b means a player box can walk from a to b in a
  * straight line (a clear trace 18 units up, the height of a step, with floor all along and
  * no lava or slime), or step off a ledge at a and fall onto b. Brush entities (doors, plats)
  * are not in the world's hull: the graph walks through closed doors, which open as a bot
- * comes. */
+ * comes. Grid nodes link to their neighbours (140 units), the others up to 1024 units. */
 #ifndef QWBOT_NAV_H
 #define QWBOT_NAV_H
 
@@ -44,6 +45,7 @@ typedef struct qwbot_nav {
     char path[4096];        /* the map file it was read from */
     int nnodes;
     float (*node)[3];       /* a player's origin standing there */
+    uint8_t *grid;          /* grid[i]: node i is one of the floor grid's */
     uint8_t *edge;          /* edge[a * nnodes + b]: a bot walks from a to b */
     int nedges;
     int ngoals;

@@ -45,7 +45,7 @@ play() {
         -movers -seed 5 -interactions 10000000 -duration 600 -timeout 60 \
         >"$work/out" 2>"$work/err" &
     bot_pid=$!
-    local missing=("$@")
+    local missing=("$@") started=$SECONDS
     for _ in $(seq 1 1200); do
         local left=()
         for p in "${missing[@]}"; do grep -q -- "$p" "$work/err" || left+=("$p"); done
@@ -57,6 +57,7 @@ play() {
     done
     stop_bots
     stop_server
+    echo "$map: $((SECONDS - started)) s of play (information only)"
     grep "qwbot: -movers:" "$work/err" | head -1
     grep -E "^  (movers|plat|pickups)" "$work/out"
     [ ${#missing[@]} -eq 0 ] ||
