@@ -42,7 +42,7 @@ define check_qwbot
 @$(TEST_CASE) qwbot-rotation-c-qwsv --timeout 400 --tm -- $(QWBOT_ENV) $(QWBOT)/tests/rotation-games-qwsv.sh c 27644
 @$(TEST_CASE) qwbot-loss-qwsv --timeout 120 --tm -- $(QWBOT_ENV) $(QWBOT)/tests/loss-qwsv.sh 27645
 @$(TEST_CASE) qwbot-flood-qwsv --timeout 120 --tm -- $(QWBOT_ENV) $(QWBOT)/tests/flood-qwsv.sh 27646
-@$(TEST_CASE) qwbot-movers-qwsv --timeout 600 -- $(QWBOT_ENV) $(QWBOT)/tests/movers-qwsv.sh 27649
+@$(TEST_CASE) qwbot-movers-qwsv --timeout 900 -- $(QWBOT_ENV) $(QWBOT)/tests/movers-qwsv.sh 27649
 @$(TEST_CASE) qwbot-ezquake-rotation-qc-qwsv --timeout 240 -- $(QWBOT_ENV) $(QWBOT)/tests/ezquake-rotation-qwsv.sh qc 27647
 @$(TEST_CASE) qwbot-ezquake-rotation-c-qwsv --timeout 240 -- $(QWBOT_ENV) $(QWBOT)/tests/ezquake-rotation-qwsv.sh c 27648
 @$(TEST_CASE) qwbot-bigslots-qwsv --timeout 120 -- $(QWBOT_ENV) $(QWBOT)/tests/bigslots-qwsv.sh 27642

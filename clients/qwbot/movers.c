@@ -15,6 +15,7 @@
 #define BUTTON_JUMP 2
 #define TELEPORT_JUMP 160.0f    /* a move this long in one packet is no walk */
 #define ITEM_SIGHT 700.0f       /* an item this near and in sight is in the bot's PVS */
+#define SHOOT_RANGE 300.0f      /* a button this near and in sight is shot from there */
 
 static double seconds_of(const qwbot_bot *b, uint32_t frames)
 {
@@ -287,7 +288,14 @@ void qwbot_movers_next(qwbot_bot *b, uint8_t msec, qw_rec_cmd *out, char *cmd, s
                     v->best_dist = 1e30f;
                 }
                 float d = dist_xy(b->origin, to);
-                if (d < 20 && fabsf(b->origin[2] - to[2]) < 56) {
+                /* a button that is shot is reached once in sight and in range */
+                float eye[3] = {b->origin[0], b->origin[1], b->origin[2] + 22};
+                bool in_sight = g->shoot && frame % 8 == 4 &&
+                                dist3(eye, g->center) < SHOOT_RANGE &&
+                                qwbot_nav_sees_goal(nav, eye, g);
+                if (in_sight)
+                    v->path_pos = v->path_len - 1;
+                if (in_sight || (d < 20 && fabsf(b->origin[2] - to[2]) < 56)) {
                     if (++v->path_pos >= v->path_len) {
                         v->at_goal = true;
                         v->at_frame = frame;

@@ -75,6 +75,44 @@ bool qwbot_nav_visible(const qwbot_nav *nav, const float a[3], const float b[3])
     return tr.fraction >= 1 && !tr.startsolid;
 }
 
+/* Does the segment a..b cross the box? (slabs) */
+static bool segment_hits_box(const float a[3], const float b[3], const float mins[3],
+                             const float maxs[3])
+{
+    float t0 = 0, t1 = 1;
+    for (int i = 0; i < 3; i++) {
+        float d = b[i] - a[i];
+        if (fabsf(d) < 1e-6f) {
+            if (a[i] < mins[i] || a[i] > maxs[i])
+                return false;
+            continue;
+        }
+        float ta = (mins[i] - a[i]) / d, tb = (maxs[i] - a[i]) / d;
+        if (ta > tb) {
+            float t = ta;
+            ta = tb;
+            tb = t;
+        }
+        t0 = ta > t0 ? ta : t0;
+        t1 = tb < t1 ? tb : t1;
+        if (t0 > t1)
+            return false;
+    }
+    return true;
+}
+
+bool qwbot_nav_sees_goal(const qwbot_nav *nav, const float a[3], const qwbot_goal *g)
+{
+    if (!qwbot_nav_visible(nav, a, g->center))
+        return false;
+    for (int i = 0; i < nav->nblockers; i++) {
+        const struct qwbot_blocker *k = &nav->blockers[i];
+        if (k->model != g->model && segment_hits_box(a, g->center, k->mins, k->maxs))
+            return false;
+    }
+    return true;
+}
+
 static bool straight_walk(const qwbot_nav *nav, const float a[3], const float b[3])
 {
     float s[3] = {a[0], a[1], a[2] + STEP}, e[3] = {b[0], b[1], b[2] + STEP};
@@ -131,7 +169,7 @@ static int add_node(qwbot_nav *nav, const float p[3])
 
 /* A node to reach a box centred at c: below it, or beside it (a button in a wall), within
  * sight of it. */
-static int node_near(qwbot_nav *nav, const float c[3], bool need_sight)
+static int node_near(qwbot_nav *nav, const qwbot_goal *g, bool need_sight)
 {
     static const float rings[] = {0, 40, 64, 96};
     static const float lower[] = {0, 48, 96};   /* a button in a ceiling: from below it */
@@ -139,12 +177,13 @@ static int node_near(qwbot_nav *nav, const float c[3], bool need_sight)
         for (unsigned r = 0; r < sizeof rings / sizeof rings[0]; r++) {
             for (int dir = 0; dir < (r ? 8 : 1); dir++) {
                 float a = (float)dir * (float)M_PI / 4;
+                const float *c = g->center;
                 float p[3] = {c[0] + rings[r] * cosf(a), c[1] + rings[r] * sinf(a),
                               c[2] - lower[l]}, f[3];
                 if (!drop_to_floor(nav, p, f) || c[2] - f[2] > 640)
                     continue;
                 float eye[3] = {f[0], f[1], f[2] + 22};
-                if (need_sight && !qwbot_nav_visible(nav, eye, c))
+                if (need_sight && !qwbot_nav_sees_goal(nav, eye, g))
                     continue;
                 return add_node(nav, f);
             }
@@ -203,6 +242,18 @@ static int read_entities(qwbot_nav *nav, char *err, size_t errlen)
         /* every point entity's floor is a node (lights hang above floors too) */
         if (has_origin && drop_to_floor(nav, origin, f) && origin[2] - f[2] < 512)
             add_node(nav, f);
+        const char *bm = qw_entity_get(e, "model");
+        const char *sf = qw_entity_get(e, "spawnflags");
+        if (bm && bm[0] == '*' && strncmp(cls, "trigger_", 8) && strcmp(cls, "func_illusionary") &&
+            !((sf ? atoi(sf) : 0) & NOT_IN_DEATHMATCH) && nav->nblockers < MAX_GOALS) {
+            const qw_bsp_model *m = qw_bsp_get_model(nav->bsp, atoi(bm + 1));
+            if (m) {
+                struct qwbot_blocker *k = &nav->blockers[nav->nblockers++];
+                k->model = atoi(bm + 1);
+                memcpy(k->mins, m->mins, sizeof k->mins);
+                memcpy(k->maxs, m->maxs, sizeof k->maxs);
+            }
+        }
         int kind = goal_kind(e, cls);
         if (kind < 0 || nav->ngoals >= MAX_GOALS)
             continue;
@@ -233,9 +284,11 @@ static int read_entities(qwbot_nav *nav, char *err, size_t errlen)
             g->shoot = kind == QWBOT_GOAL_BUTTON && qw_entity_get(e, "health") &&
                        atof(qw_entity_get(e, "health")) > 0;
         }
-        g->node = node_near(nav, g->center, g->kind == QWBOT_GOAL_BUTTON);
         nav->ngoals++;
     }
+    for (int i = 0; rc == 0 && i < nav->ngoals; i++)
+        nav->goals[i].node = node_near(nav, &nav->goals[i],
+                                       nav->goals[i].kind == QWBOT_GOAL_BUTTON);
     if (rc < 0)
         snprintf(err, errlen, "%s: entity lump: %s", nav->path, it.error);
     free(e);
@@ -313,7 +366,8 @@ qwbot_nav *qwbot_nav_load(const char *map_path, char *err, size_t errlen)
     nav->goals = calloc(MAX_GOALS, sizeof nav->goals[0]);
     nav->dest = calloc(MAX_GOALS, sizeof nav->dest[0]);
     nav->grid = calloc(MAX_NODES, 1);
-    if (!nav->bsp || !nav->node || !nav->goals || !nav->dest || !nav->grid) {
+    nav->blockers = calloc(MAX_GOALS, sizeof nav->blockers[0]);
+    if (!nav->bsp || !nav->node || !nav->goals || !nav->dest || !nav->grid || !nav->blockers) {
         if (nav->bsp)
             snprintf(err, errlen, "%s: out of memory for the map's graph", map_path);
         qwbot_nav_free(nav);
@@ -345,6 +399,7 @@ void qwbot_nav_free(qwbot_nav *nav)
     free(nav->goals);
     free(nav->dest);
     free(nav->grid);
+    free(nav->blockers);
     free(nav);
 }
 

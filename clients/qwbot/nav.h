@@ -52,6 +52,10 @@ typedef struct qwbot_nav {
     qwbot_goal *goals;
     int ndests;
     float (*dest)[3];       /* info_teleport_destination origins */
+    int nblockers;
+    struct qwbot_blocker { int model; float mins[3], maxs[3]; } *blockers;
+                            /* the solid brush entities (doors, walls, plats, buttons) where
+                               the map puts them: not in the world's hull, but they stop shots */
 } qwbot_nav;
 
 /* Reads the map and builds the goals and the graph; NULL with a message naming the file. */
@@ -62,6 +66,9 @@ void qwbot_nav_free(qwbot_nav *nav);
 bool qwbot_nav_walkable(const qwbot_nav *nav, const float a[3], const float b[3]);
 /* Nothing solid of the world between the points (a line of sight). */
 bool qwbot_nav_visible(const qwbot_nav *nav, const float a[3], const float b[3]);
+/* The goal's centre is in sight from a: nothing of the world between, and no solid brush
+ * entity but the goal's own (bars in front of a button stop the shot). */
+bool qwbot_nav_sees_goal(const qwbot_nav *nav, const float a[3], const qwbot_goal *g);
 /* The node nearest to pos that a bot at pos walks to, or -1. */
 int qwbot_nav_start(const qwbot_nav *nav, const float pos[3]);
 /* Breadth-first from node `from`: dist[i] = edges to node i (-1 unreachable), prev[i] the

