@@ -119,7 +119,8 @@ void qwbot_bot_send_move(qwbot_bot *b, const qw_rec_cmd *cmd, bool is_move)
     qw_sizebuf sb;
     qw_sizebuf_init(&sb, buf, sizeof buf);
     qw_clc_write_move(&sb, b->run->chktbl, b->nc.outgoing_sequence, 0, b->history);
-    if (b->valid_sequence &&
+    /* -movers reads whole entity lists (movers.h): no delta asked for */
+    if (b->valid_sequence && !b->visitor &&
         b->nc.outgoing_sequence - b->valid_sequence < QW_UPDATE_BACKUP - 1)
         qw_clc_write_delta(&sb, b->valid_sequence);
     qwbot_bot_send_packet(b, buf, sb.cursize, is_move);

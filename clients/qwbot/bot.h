@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include "fight.h"
+#include "movers.h"
 #include "qw_netchan.h"
 #include "qw_protocol.h"
 #include "qw_recording.h"
@@ -100,6 +101,7 @@ typedef struct qwbot_bot {
     const qw_rec_stream *source;
     qw_rec_stream *live;        /* -fight: the stream the live script appends to (= source) */
     qwbot_fighter fighter;
+    qwbot_visitor *visitor;     /* -movers */
     uint32_t next_record;
     uint32_t moves_target;
     uint32_t moves_sent;

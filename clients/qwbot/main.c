@@ -109,7 +109,7 @@ static int prepare_streams(qwbot_run *run)
                               o->map) != 0)
             goto oom;
         /* -fight fills the streams live, move by move (bot.c) */
-        for (unsigned i = 0; i < o->bots && !o->fight; i++)
+        for (unsigned i = 0; i < o->bots && !o->fight && !o->movers; i++)
             if (qwbot_script_generate(&run->source.bots[i], o->seed, i, o->interactions,
                                       o->interval_ms) != 0)
                 goto oom;
@@ -240,6 +240,8 @@ static int run_bots(qwbot_run *run)
         return -1;
     }
     run->bots = calloc(run->nbots, sizeof *run->bots);
+    if (run->opt.movers && !(run->model_names = calloc(QWBOT_MAX_MODELS, 64)))
+        run->bots = (free(run->bots), NULL);
     if (!run->bots) {
         fprintf(stderr, "qwbot: out of memory for %u bots\n", run->nbots);
         return -1;
@@ -258,9 +260,13 @@ static int run_bots(qwbot_run *run)
         b->qport = (qport_base + (int)i) & 0xffff;
         snprintf(b->name, sizeof b->name, "%s%u", run->opt.name, i + 1);
         b->source = &run->source.bots[i % run->source.bot_count];
-        if (run->opt.fight) {
+        if (run->opt.fight || run->opt.movers) {
             b->live = &run->source.bots[i];
             qwbot_fighter_init(&b->fighter, run->opt.seed, i);
+        }
+        if (run->opt.movers && !(b->visitor = qwbot_visitor_new(run->opt.seed, i))) {
+            fprintf(stderr, "qwbot: out of memory for -movers\n");
+            return -1;
         }
         uint32_t available = b->live ? run->opt.interactions : b->source->moves;
         b->moves_target = run->opt.interactions && run->opt.interactions < available
@@ -337,6 +343,10 @@ int main(int argc, char **argv)
     qwbot_latency_free(&run.latency);
     qw_recording_free(&run.source);
     qw_recording_free(&run.recording);
+    for (unsigned i = 0; run.bots && i < run.nbots; i++)
+        qwbot_visitor_free(run.bots[i].visitor);
+    qwbot_nav_free(run.nav);
+    free(run.model_names);
     free(run.bots);
     if (run.base)
         event_base_free(run.base);

@@ -39,6 +39,10 @@ static const cmdline_option options[] = {
      "rockets from a distance, shotgun up close, respawn after dying;\n"
      "each move is chosen from what the server shows (record it with\n"
      "-record to replay the same fight)", FLAG(fight)},
+    {"-movers", NULL, "scripted mode goes to the map's doors, plats, buttons, teleporters,\n"
+     "touch triggers and items (from the BSP entity lump under -basedir)\n"
+     "and uses them, each bot the kinds in turn; it watches them work in\n"
+     "what the server sends; the summary counts it (line qwbot-movers)", FLAG(movers)},
     {"-name", "PREFIX", "bot names are PREFIX1..PREFIXN (default \"qwbot\")", CMDLINE_TEXT,
      FIELD(name)},
     {"-interval", "MS", "scripted mode: one move every MS ms, 5..250 (default 13)",
@@ -137,6 +141,10 @@ static int check(const qwbot_options *o)
         fprintf(stderr, "qwbot: -record and -replay name the same file %s\n", o->record);
         return -1;
     }
+    if (o->movers && o->replay) {
+        fprintf(stderr, "qwbot: -movers only applies to scripted mode\n");
+        return -1;
+    }
     if (!o->replay) {
         if (!o->map || !o->bots || !o->interactions) {
             fprintf(stderr, "qwbot: scripted mode needs -map NAME, -bots N and "
@@ -152,8 +160,9 @@ static int check(const qwbot_options *o)
         fprintf(stderr, "qwbot: -aim applies to -replay (a -fight bot aims by itself)\n");
         return -1;
     }
-    if (o->fight && o->loops > 1) {
-        fprintf(stderr, "qwbot: -fight chooses each move live: -loops does not apply\n");
+    if ((o->fight || o->movers) && o->loops > 1) {
+        fprintf(stderr, "qwbot: %s chooses each move live: -loops does not apply\n",
+                o->fight ? "-fight" : "-movers");
         return -1;
     }
     if (strlen(o->name) > 24) {

@@ -22,6 +22,8 @@ typedef struct qwbot_options {
     unsigned loops;             /* send each bot's stream this many times */
     int closed_loop;            /* send each move when the previous one is answered */
     int fight;                  /* scripted mode: the live deathmatch script (fight.h) */
+    int movers;                 /* scripted mode: go to the map's movers and use them
+                                   (movers.h); chosen live like -fight, which it implies */
     int aim;                    /* replay: turn each move to the nearest opponent in view */
     unsigned signon_timeout;    /* seconds to get every bot spawned */
     const char *chktbl;         /* sequence checksum table (NULL = default) */

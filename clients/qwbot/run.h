@@ -12,6 +12,11 @@
 #include "qw_crc.h"
 #include "qw_recording.h"
 
+struct qwbot_nav;
+
+/* Model indexes a bot remembers the names of (-movers: brush models "*N", items). */
+#define QWBOT_MAX_MODELS 256
+
 typedef struct qwbot_run {
     qwbot_options opt;
     struct event_base *base;
@@ -25,6 +30,13 @@ typedef struct qwbot_run {
     char map_path[4096];
     uint32_t checksum2;
     long pmodel, emodel;        /* CRCs of progs/player.mdl, eyes.mdl for userinfo; -1 absent */
+
+    /* -movers: the model list's names, the map's goals and graph (movers.h) */
+    char (*model_names)[64];
+    struct qwbot_nav *nav;
+    char nav_failed[4096];      /* the map whose graph could not be built */
+    float brush_first[QWBOT_MAX_MODELS][3];   /* targeted doors: where first seen */
+    uint8_t brush_first_seen[QWBOT_MAX_MODELS];
 
     unsigned nbots;
     qwbot_bot *bots;

@@ -93,9 +93,12 @@ static bool on_list(qwbot_bot *b, const qw_svc *m)
             return false;
     name = m->u.list.names;
     for (int i = 0, index = m->u.list.start + 1; i < m->u.list.count;
-         i++, index++, name += strlen(name) + 1)
+         i++, index++, name += strlen(name) + 1) {
         if (models && index == 1 && !follow_map(b, name))
             return false;
+        if (models && b->run->model_names && index < QWBOT_MAX_MODELS)
+            snprintf(b->run->model_names[index], 64, "%s", name);
+    }
     int next = m->u.list.next;
     if (next)
         qwbot_bot_stringcmd(b, "%s %d %d", models ? "modellist" : "soundlist", b->spawncount,
@@ -118,6 +121,8 @@ static void on_playerinfo(qwbot_bot *b, const qw_playerinfo *pi)
         }
         return;
     }
+    if (b->visitor)
+        qwbot_movers_origin(b, pi->origin);
     if (b->state == BOT_PLAYING || b->state == BOT_FINISHING) {
         if (!b->have_play_start_origin) {
             memcpy(b->play_start_origin, pi->origin, sizeof pi->origin);
@@ -153,6 +158,8 @@ static void on_print(qwbot_bot *b, int level, const char *message)
     if (level >= PRINT_HIGH || level == PRINT_LOW)
         snprintf(b->last_print, sizeof b->last_print, "%s", text);
     qwbot_bot_log(b, "print %d: %s", level, text);
+    if (b->visitor && level == PRINT_LOW)
+        qwbot_movers_print(b, text);
 }
 
 typedef struct walk {
@@ -203,7 +210,20 @@ static bool on_message(void *ctx, const qw_svc *m)
     case svc_intermission: /* the match is over: the scoreboard until the next map */
         qwbot_bot_log(b, "intermission");
         break;
+    case svc_spawnbaseline:
+        if (b->visitor)
+            qwbot_movers_baseline(b, &m->u.entity);
+        break;
     case svc_packetentities:
+        if (b->visitor && b->in_game) {
+            qw_svc_entities list = m->u.entities;
+            qw_entity_delta d;
+            while (qw_svc_next_entity(&list, &d))
+                qwbot_movers_entity(b, &d);
+            qwbot_movers_entities_done(b);
+        }
+        b->valid_sequence = b->nc.incoming_sequence;
+        break;
     case svc_deltapacketentities:
         /* Asking for deltas against this frame keeps the server on its delta path, like a
          * real client; the lists describe themselves, so reading them needs no entity

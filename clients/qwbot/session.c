@@ -181,10 +181,16 @@ static void generate_live(qwbot_bot *b)
     uint32_t t = b->live->moves * interval;
     qw_rec_cmd cmd;
     char say[64], text[80];
-    qwbot_fight_next(&b->fighter, b, (uint8_t)(interval > 250 ? 250 : interval), &cmd, say,
-                     sizeof say);
+    uint8_t msec = (uint8_t)(interval > 250 ? 250 : interval);
+    if (b->visitor)
+        qwbot_movers_next(b, msec, &cmd, text, sizeof text);
+    else
+        qwbot_fight_next(&b->fighter, b, msec, &cmd, say, sizeof say);
     int rc = 0;
-    if (say[0]) {
+    if (b->visitor) {
+        if (text[0])
+            rc = qw_rec_stream_add_string(b->live, t, text);
+    } else if (say[0]) {
         snprintf(text, sizeof text, "say %s", say);
         rc = qw_rec_stream_add_string(b->live, t, text);
     }

@@ -3,6 +3,40 @@
 
 #include <stdint.h>
 
+/* -movers: what the bots reached and saw work, summed over the bots. */
+static void print_movers(FILE *out, const qwbot_run *run)
+{
+    qwbot_mover_counts sum = {0};
+    for (unsigned i = 0; i < run->nbots; i++) {
+        const qwbot_visitor *v = run->bots[i].visitor;
+        if (!v)
+            continue;
+        for (int k = 0; k < QWBOT_GOAL_KINDS; k++) {
+            sum.reached[k] += v->counts.reached[k];
+            sum.moved[k] += v->counts.moved[k];
+        }
+        sum.plat_rides += v->counts.plat_rides;
+        sum.teleports += v->counts.teleports;
+        sum.pickups += v->counts.pickups;
+        sum.items_gone += v->counts.items_gone;
+        sum.items_back += v->counts.items_back;
+    }
+    fprintf(out, "  movers reached (moved after)       ");
+    for (int k = 0; k < QWBOT_GOAL_KINDS; k++)
+        fprintf(out, "%s %u (%u)%s", qwbot_goal_kind_name((qwbot_goal_kind)k), sum.reached[k],
+                sum.moved[k], k + 1 < QWBOT_GOAL_KINDS ? ", " : "\n");
+    fprintf(out, "  plat rides / teleports             %u / %u\n", sum.plat_rides,
+            sum.teleports);
+    fprintf(out, "  pickups / items gone / back        %u / %u / %u\n", sum.pickups,
+            sum.items_gone, sum.items_back);
+    fprintf(out, "qwbot-movers");
+    for (int k = 0; k < QWBOT_GOAL_KINDS; k++)
+        fprintf(out, " reached_%s=%u moved_%s=%u", qwbot_goal_kind_name((qwbot_goal_kind)k),
+                sum.reached[k], qwbot_goal_kind_name((qwbot_goal_kind)k), sum.moved[k]);
+    fprintf(out, " plat_rides=%u teleports=%u pickups=%u items_gone=%u items_back=%u\n",
+            sum.plat_rides, sum.teleports, sum.pickups, sum.items_gone, sum.items_back);
+}
+
 unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
 {
     unsigned spawned = 0, completed = 0, failed = 0, moved = 0;
@@ -93,6 +127,8 @@ unsigned qwbot_print_summary(FILE *out, qwbot_run *run)
             (unsigned long long)unacked, (unsigned long long)choked, p50, p90, p99, mean, frags,
             (unsigned long long)kills, (unsigned long long)deaths, scorers, moved,
             (unsigned long long)bad);
+    if (run->opt.movers)
+        print_movers(out, run);
     fflush(out);
     return run->nbots - completed;
 }

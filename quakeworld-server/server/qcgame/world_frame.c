@@ -52,6 +52,13 @@ void qcg_view_entities(void)
     for (int n = QCG_FIRST_NONPLAYER; n < qcg.num_edicts && n < SV_MAX_ENTITIES; n++) {
         sv_entity *e = &sv.entities[n];
         int modelindex = qcg_in_use(n) ? (int)qcg_float(n, f->modelindex) : 0;
+        /* as QuakeWorld's server: an entity whose model string is empty is not sent, though
+         * its modelindex stays (a taken item: the game clears .model until it respawns) */
+        if (modelindex) {
+            const char *model = qcg_string(qcg_int(n, f->model));
+            if (!model || !model[0])
+                modelindex = 0;
+        }
         e->number = n;
         e->kind = modelindex ? ENT_ITEM : ENT_FREE; /* S sends what is not free */
         e->visible = modelindex != 0;
