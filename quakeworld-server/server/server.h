@@ -299,7 +299,7 @@ typedef struct sv_options {
     double stats_interval;
     bool waitall;
     bool no_steal;                    /* -nosteal: each worker serves only its own clients */
-    bool no_handover;                 /* -nohandover: RP's workers wait for the lock/turn */
+    bool handover;                    /* -handover: RP's rest to the thread that runs alone */
     double quit_after;                /* -quitafter: seconds until the server stops (0 = never) */
     const char *logfile;              /* -logfile FILE, NULL = none */
     const char *replay;               /* -replay TRACE, NULL = none (net/replay.h) */

@@ -55,12 +55,13 @@ static int slots_end; /* the highest connected slot + 1 (master, in U) */
  * (its loops pass every slot they have not passed). Nobody hands over to a thread that has
  * left: a worker may stop early only while another is still serving (`serving`, the
  * workers not done with this RP, set by the master in U), so the last one goes on to the
- * end. -nohandover: the paper's way, each section waits. */
+ * end. Only with -handover: by default, the paper's way, each section waits (README:
+ * the hand-over saves CPU but costs commands/s). */
 static atomic_int serving;
 
 static bool hands_over(void)
 {
-    return sv.opt.threads > 1 && !sv.opt.no_handover && !sv.opt.no_steal;
+    return sv.opt.threads > 1 && sv.opt.handover && !sv.opt.no_steal;
 }
 
 /* Whether the calling worker stops claiming here, leaving the rest to a thread that runs

@@ -126,6 +126,7 @@ static int setup(void **state)
     (void)state;
     memset(&sv, 0, sizeof sv);
     sv.opt.threads = 2;
+    sv.opt.handover = true;
     sv.opt.client_timeout = 1e9;
     sv_sched_init(SCHED_STATIC, JOB_WEIGHT_CLIENTS);
     return 0;
@@ -175,7 +176,7 @@ static void test_irrevocable_transaction_gets_the_rest(void **state)
     sv_sync_init(SYNC_NONE);
 }
 
-/* Nobody holds anything: both workers serve, each packet once; -nohandover never hands over
+/* Nobody holds anything: both workers serve, each packet once; without -handover nobody hands over
  * (worker 1 then waits for the lock like any section). */
 static void test_no_holder_no_handover(void **state)
 {
@@ -188,7 +189,7 @@ static void test_no_holder_no_handover(void **state)
     assert_int_equal(stats_of(0)->rp_handovers + stats_of(1)->rp_handovers, 0);
     assert_int_equal(unprocessed(), 0);
 
-    sv.opt.no_handover = true;
+    sv.opt.handover = false;
     new_frame();
     bool plain = false;
     pthread_t holder = start_holder(&plain);
@@ -200,7 +201,7 @@ static void test_no_holder_no_handover(void **state)
     run_rp_as(1);
     assert_int_equal(stats_of(0)->rp_handovers + stats_of(1)->rp_handovers, 0);
     assert_int_equal(unprocessed(), 0);
-    sv.opt.no_handover = false;
+    sv.opt.handover = true;
     sv_sync_init(SYNC_NONE);
 }
 
