@@ -74,7 +74,7 @@ static void test_lqdm6(void **state)
         const qwbot_goal *g = &nav->goals[i];
         if (g->kind == QWBOT_GOAL_TELEPORT && teleport < 0)
             teleport = i;
-        /* every goal has a place to stand, below its box's centre or within 96 units */
+        /* every goal has a place to stand, within 112 units of its box */
         assert_true(g->node >= 0);
         const float *p = nav->node[g->node];
         assert_true(p[0] > g->mins[0] - 112 && p[0] < g->maxs[0] + 112);
